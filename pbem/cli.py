@@ -1,0 +1,454 @@
+"""The command line: a thin front over pbem.game, pbem.identity and friends.
+
+Every refusal prints ``pbem: error: ...`` and ``pbem: hint: ...`` on stderr
+and exits with the error's documented code (docs/cli.md, pbem.errors.ExitCode).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+
+from pbem import __version__, age, game, genesis, paths, rulesapi, store, turnfile
+from pbem.errors import ExitCode, InvalidInput, NotFound, OrderErrors, PbemError
+from pbem.identity import (
+    IDENTITY_WORK_FACTOR,
+    Card,
+    Identity,
+    load_identity,
+    new_identity,
+    save_identity,
+)
+
+
+class Ctx:
+    def __init__(self, home: paths.Home, passphrase_file: str | None) -> None:
+        self.home = home
+        self.passphrase_file = passphrase_file
+        self._ident: Identity | None = None
+
+    def passphrase(self, *, confirm: bool = False) -> str:
+        if self.passphrase_file:
+            try:
+                return Path(self.passphrase_file).read_text(encoding="utf-8").rstrip("\r\n")
+            except OSError as e:
+                raise NotFound(f"cannot read passphrase file {self.passphrase_file}: {e.strerror}") from None
+        env = os.environ.get("PBEM_PASSPHRASE")
+        if env:
+            return env
+        if not sys.stdin.isatty():
+            raise PbemError("a passphrase is needed and there is no terminal to ask on",
+                            hint="set PBEM_PASSPHRASE or pass --passphrase-file FILE")
+        return str(click.prompt("passphrase", hide_input=True, confirmation_prompt=confirm))
+
+    def identity(self) -> Identity:
+        if self._ident is None:
+            path = self.home.identity_file
+            if not path.exists():
+                raise NotFound(f"no identity in {self.home.config}",
+                               hint="create one with 'pbem key new --name NAME --email EMAIL'")
+            self._ident = load_identity(path, self.passphrase())
+        return self._ident
+
+    def session(self) -> game.Session:
+        return game.Session(self.home, self.identity())
+
+    def card(self) -> Card:
+        try:
+            return Card.from_text(self.home.card_file.read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            raise NotFound(f"no player card in {self.home.config}",
+                           hint="create an identity with 'pbem key new'") from None
+
+
+pass_ctx = click.make_pass_decorator(Ctx)
+
+
+class PbemGroup(click.Group):
+    """Turns every PbemError into the documented error/hint lines and exit code."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except PbemError as e:
+            _report(e)
+            ctx.exit(e.exit_code)
+        except OSError as e:
+            click.echo(f"pbem: error: {e.strerror or e}: {e.filename or ''}", err=True)
+            click.echo("pbem: hint: check the path and its permissions", err=True)
+            ctx.exit(ExitCode.GENERIC)
+
+
+@click.group(cls=PbemGroup)
+@click.version_option(__version__, prog_name="pbem")
+@click.option("--home", type=click.Path(file_okay=False), envvar="PBEM_HOME",
+              help="Keep identity and games under this folder (default: the user's config and data folders).")
+@click.option("--passphrase-file", type=click.Path(dir_okay=False),
+              help="Read the identity passphrase from this file (else PBEM_PASSPHRASE, else a prompt).")
+@click.pass_context
+def cli(cctx: click.Context, home: str | None, passphrase_file: str | None) -> None:
+    """pbem: play wargames by email with signed, encrypted turn files."""
+    cctx.obj = Ctx(paths.resolve(home), passphrase_file)
+
+
+# -- keys -------------------------------------------------------------------
+@cli.group()
+def key() -> None:
+    """Your identity: signing and encryption keys, and your player card."""
+
+
+@key.command("new")
+@click.option("--name", required=True, help="Your name as other players will see it.")
+@click.option("--email", required=True, help="The address your opponents mail turn files to.")
+@click.option("--work-factor", type=click.IntRange(10, 22), default=IDENTITY_WORK_FACTOR,
+              hidden=True, help="scrypt work factor (tests lower it).")
+@pass_ctx
+def key_new(c: Ctx, name: str, email: str, work_factor: int) -> None:
+    """Create an identity, protected by a passphrase."""
+    ident = new_identity(name, email)
+    if c.home.identity_file.exists():
+        raise PbemError(f"an identity already exists in {c.home.config}",
+                        hint="use another --home for a second identity")
+    save_identity(ident, c.home.identity_file, c.passphrase(confirm=True), work_factor=work_factor)
+    from pbem.fsutil import atomic_write
+
+    card = ident.card()
+    atomic_write(c.home.card_file, card.to_text().encode())
+    click.echo(f"identity created in {c.home.identity_file}")
+    click.echo(f"fingerprint: {card.fingerprint}")
+    click.echo("send your card ('pbem key card') to your opponents and read them the fingerprint")
+
+
+@key.command("card")
+@click.option("-o", "--output", type=click.Path(dir_okay=False), help="Write the card to a file.")
+@pass_ctx
+def key_card(c: Ctx, output: str | None) -> None:
+    """Print your public player card."""
+    text = c.card().to_text()
+    if output:
+        Path(output).write_text(text, encoding="utf-8")
+    else:
+        click.echo(text, nl=False)
+
+
+@key.command("fingerprint")
+@click.argument("card_file", required=False, type=click.Path(exists=True, dir_okay=False))
+@pass_ctx
+def key_fingerprint(c: Ctx, card_file: str | None) -> None:
+    """Print the fingerprint of your card (or of CARD_FILE)."""
+    card = Card.from_text(Path(card_file).read_bytes()) if card_file else c.card()
+    click.echo(card.fingerprint)
+
+
+@key.command("export-age")
+@click.option("--secret", is_flag=True, help="Print the secret key (for the stock age tool).")
+@pass_ctx
+def key_export_age(c: Ctx, secret: bool) -> None:
+    """Print your age recipient, or with --secret an age identity file."""
+    if not secret:
+        click.echo(c.card().age_recipient)
+        return
+    ident = c.identity()
+    click.echo(f"# pbem identity of {ident.name} <{ident.email}>")
+    click.echo(f"# public key: {ident.age_recipient}")
+    click.echo(ident.age_identity)
+
+
+# -- games ------------------------------------------------------------------
+@cli.group("game")
+def game_group() -> None:
+    """Propose and join games."""
+
+
+def _parse_options(items: tuple[str, ...]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for it in items:
+        k, sep, v = it.partition("=")
+        if not sep:
+            raise InvalidInput(f"option {it!r} is not KEY=VALUE")
+        out[k] = int(v) if v.lstrip("-").isdigit() else (v == "true" if v in ("true", "false") else v)
+    return out
+
+
+@game_group.command("new")
+@click.option("--rules", "rules_name", required=True, help="The game, e.g. 'use'.")
+@click.option("--scenario", required=True)
+@click.option("--seat", "seats", multiple=True, required=True,
+              help="SEAT=me or SEAT=CARDFILE, once per seat.")
+@click.option("--option", "options", multiple=True, help="KEY=VALUE game option.")
+@pass_ctx
+def game_new(c: Ctx, rules_name: str, scenario: str, seats: tuple[str, ...],
+             options: tuple[str, ...]) -> None:
+    """Propose a new game; mail the proposal to every player."""
+    s = c.session()
+    cards: dict[str, Card] = {}
+    mine = None
+    for item in seats:
+        seat, sep, who = item.partition("=")
+        if not sep:
+            raise InvalidInput(f"--seat {item!r} is not SEAT=me or SEAT=CARDFILE")
+        if who == "me":
+            cards[seat], mine = s.ident.card(), seat
+        else:
+            try:
+                cards[seat] = Card.from_text(Path(who).read_bytes())
+            except OSError as e:
+                raise NotFound(f"cannot read card {who}: {e.strerror}") from None
+    if mine is None:
+        raise InvalidInput("no seat is yours", hint="add --seat SEAT=me")
+    data = genesis.make_proposal(s.ident, rules_name=rules_name, scenario=scenario, my_seat=mine,
+                                 cards=cards, options=_parse_options(options), rng=s.rng,
+                                 now=s.clock())
+    d = game.create(s, data)
+    gs = store.game_dir(c.home, d.con.game_id)
+    click.echo(f"game {d.con.game_id.hex()} proposed")
+    for seat, card in sorted(cards.items()):
+        click.echo(f"  {seat:10} {card.name} <{card.email}> {card.fingerprint}")
+    click.echo(f"proposal: {sorted(gs.outbox.iterdir())[-1]}")
+
+
+@game_group.command("join")
+@click.argument("proposal", type=click.Path(exists=True, dir_okay=False))
+@click.option("--expect", "expects", multiple=True,
+              help="SEAT=SHA256:... fingerprint you checked out of band (one per other seat).")
+@click.option("--yes", is_flag=True, help="Accept the fingerprints without asking (you checked them).")
+@pass_ctx
+def game_join(c: Ctx, proposal: str, expects: tuple[str, ...], yes: bool) -> None:
+    """Check a proposal's players and countersign it."""
+    data = Path(proposal).read_bytes()
+    con = genesis.read_proposal(turnfile.parse(data))
+    click.echo(f"game {con.game_id.hex()}: {con.h['rules']} {con.h['rules_version']}, "
+               f"scenario {con.h['scenario']}, host {con.host}")
+    want = dict(e.partition("=")[::2] for e in expects)
+    for seat, card in sorted(con.cards.items()):
+        mark = ""
+        if seat in want:
+            if want[seat] != card.fingerprint:
+                raise PbemError(f"seat {seat}: fingerprint {card.fingerprint} is not the expected {want[seat]}",
+                                hint="do not join: the proposal carries a different key than your opponent's")
+            mark = " (checked)"
+        click.echo(f"  {seat:10} {card.name} <{card.email}> {card.fingerprint}{mark}")
+    s = c.session()
+    me = con.seat_of(s.ident.card())
+    unchecked = [x for x in con.cards if x not in want and x != me]
+    if unchecked and not yes:
+        if not sys.stdin.isatty():
+            raise PbemError(f"fingerprints of {', '.join(unchecked)} are not confirmed",
+                            hint="compare them with your opponents, then pass --expect SEAT=FPR or --yes")
+        click.confirm("Do these fingerprints match what your opponents told you?", abort=True)
+    jf, d = game.join(s, data)
+    gs = store.game_dir(c.home, d.con.game_id)
+    click.echo(f"joined as {jf.author}; send {gs.outbox / sorted(p.name for p in gs.outbox.iterdir())[-1]} to every player")
+
+
+# -- turns ------------------------------------------------------------------
+@cli.command()
+@click.argument("files", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False))
+@pass_ctx
+def receive(c: Ctx, files: tuple[str, ...]) -> None:
+    """Take game files (proposals, joins, turns) into their games."""
+    s = c.session()
+    failed: PbemError | None = None
+    for name in files:
+        try:
+            r = game.receive(s, Path(name).read_bytes())
+        except PbemError as e:
+            click.echo(f"{name}: refused: {e}", err=True)
+            failed = failed or e
+            continue
+        what = {"added": "added", "duplicate": "already had it", "invitation": "invitation saved"}[r.status]
+        click.echo(f"{name}: game {r.game.hex()[:12]} {r.kind} {r.seq} from {r.author}: {what}")
+        if r.status == "invitation":
+            click.echo(f"  join it with: pbem game join {name}")
+    if failed:
+        raise failed
+
+
+@cli.command()
+@click.argument("game_ref", metavar="GAME")
+@click.option("--orders", "orders_file", required=True, type=click.Path(exists=True, dir_okay=False))
+@pass_ctx
+def play(c: Ctx, game_ref: str, orders_file: str) -> None:
+    """Apply your orders for the current phase and write the next turn file."""
+    gs = store.find_game(c.home, game_ref)
+    text = Path(orders_file).read_text(encoding="utf-8")
+    f, d = game.play(c.session(), gs, text)
+    out = gs.outbox / game._outbox_name(f)
+    click.echo(f"turn file {f.seq} written: {out}")
+    pend = d.pending()
+    click.echo(f"next: {pend.seat}: {pend.phase}" if pend else f"game over: {d.rules.result(d.public)}")
+
+
+@cli.group()
+def orders() -> None:
+    """Check order files, or list what you may order now."""
+
+
+@orders.command("check")
+@click.argument("game_ref", metavar="GAME")
+@click.option("--orders", "orders_file", required=True, type=click.Path(exists=True, dir_okay=False))
+@pass_ctx
+def orders_check(c: Ctx, game_ref: str, orders_file: str) -> None:
+    """Validate an order file without producing anything."""
+    gs = store.find_game(c.home, game_ref)
+    d = game.load(c.session(), gs)
+    seat = d.my_seat or ""
+    errs = d.rules.check_orders(Path(orders_file).read_text(encoding="utf-8"), seat, d.public, d.private)
+    if errs:
+        raise OrderErrors(errs)
+    click.echo("orders are valid")
+
+
+@orders.command("template")
+@click.argument("game_ref", metavar="GAME")
+@pass_ctx
+def orders_template(c: Ctx, game_ref: str) -> None:
+    """Print a commented order file of what you may do now."""
+    gs = store.find_game(c.home, game_ref)
+    d = game.load(c.session(), gs)
+    click.echo(d.rules.order_template(d.public, d.private, d.my_seat or ""), nl=False)
+
+
+@cli.command()
+@click.argument("file", type=click.Path(exists=True, dir_okay=False))
+@click.option("--part", help="A seat whose private part to extract, or 'public'.")
+@click.option("--raw", is_flag=True, help="Write the part's raw age bytes to stdout (open it with 'age -d').")
+@click.option("--minisign", "minisign_dir", type=click.Path(file_okay=False),
+              help="Write the signed message, its .minisig and the author's .pub into this folder.")
+@click.option("--card", "card_file", type=click.Path(exists=True, dir_okay=False),
+              help="The author's card (for --minisign, when the game is not in this home).")
+@pass_ctx
+def inspect(c: Ctx, file: str, part: str | None, raw: bool, minisign_dir: str | None,
+            card_file: str | None) -> None:
+    """Show a pbem file's envelope (no key needed), or extract one encrypted part."""
+    f = turnfile.parse(Path(file).read_bytes())
+    h = f.header
+    if part:
+        blob = h.get("public") if part == "public" else h.get("private", {}).get(part)
+        if not isinstance(blob, bytes):
+            raise NotFound(f"file has no part {part!r}",
+                           hint=f"parts: public, {', '.join(sorted(h.get('private', {})))}")
+        data = blob if raw else age.armor(blob)
+        sys.stdout.buffer.write(data)
+        return
+    if minisign_dir:
+        _export_minisign(f, Path(minisign_dir), file, _author_key(c, f, card_file))
+        return
+    info = {k: (v.hex() if isinstance(v, bytes) and len(v) <= 32 else
+                f"<{len(v)} bytes>" if isinstance(v, bytes) else v)
+            for k, v in h.items() if k not in ("cards", "private", "releases", "commits")}
+    if "private" in h:
+        info["private"] = {s: f"<{len(b)} bytes, age>" for s, b in h["private"].items()}
+    if "commits" in h:
+        info["commits"] = [f"{c['label']} by {c['seat']} ({c['ctx']}) {c['digest'].hex()[:16]}"
+                           for c in h["commits"]]
+    if "cards" in h:
+        info["cards"] = {s: Card.from_bytes(b).fingerprint for s, b in h["cards"].items()}
+    info["file_hash"] = f.hash.hex()
+    click.echo(json.dumps(info, indent=2))
+
+
+def _export_minisign(f: turnfile.SignedFile, out: Path, name: str, key: bytes) -> None:
+    from pbem import minisign
+
+    out.mkdir(parents=True, exist_ok=True)
+    base = Path(name).name
+    (out / f"{base}.signed").write_bytes(f.signed_message)
+    (out / f"{base}.signed.minisig").write_text(minisign.signature_file(
+        key, f.sig, turnfile.trusted_comment(f.header), f.tcsig,
+        untrusted_comment=f"pbem signature of {base}"))
+    (out / f"{f.author}.pub").write_text(minisign.public_key_file(
+        key, untrusted_comment=f"pbem signing key of seat {f.author}"))
+    click.echo(f"minisign -V -p {out / (f.author + '.pub')} -m {out / (base + '.signed')}")
+
+
+def _author_key(c: Ctx, f: turnfile.SignedFile, card_file: str | None) -> bytes:
+    """The author's signing key: from --card, the proposal itself, or the game in this home."""
+    if card_file:
+        return Card.from_text(Path(card_file).read_bytes()).signing_key
+    if f.kind == "proposal":
+        return Card.from_bytes(f.header["cards"][f.author]).signing_key
+    gs = store.game_dir(c.home, f.game)
+    props = gs.find(0, "proposal")
+    if not props:
+        raise NotFound("the author's card is needed to export the signature",
+                       hint="pass --card CARDFILE, or run this in a home that has the game")
+    con = genesis.read_proposal(turnfile.parse(props[0].read()))
+    if f.author not in con.cards:
+        raise NotFound(f"seat {f.author!r} is not in game {f.game.hex()[:12]}")
+    return con.cards[f.author].signing_key
+
+
+@cli.command()
+@click.argument("game_ref", metavar="GAME", required=False)
+@click.option("--all", "all_games", is_flag=True, help="Verify every game in this home.")
+@pass_ctx
+def verify(c: Ctx, game_ref: str | None, all_games: bool) -> None:
+    """Re-check a game from its files: chain, signatures, dice, commitments, rules."""
+    if not game_ref and not all_games:
+        raise InvalidInput("name a GAME or pass --all")
+    s = c.session()
+    games = store.all_games(c.home) if all_games else [store.find_game(c.home, game_ref or "")]
+    for gs in games:
+        d = game.derive(s, gs)
+        n = len(gs.files())
+        evid = sorted(p.name for p in gs.evidence_dir.iterdir()) if gs.evidence_dir.is_dir() else []
+        click.echo(f"game {gs.root.name[:12]}: {n} files verified, at file {d.seq}: ok")
+        if evid:
+            click.echo(f"  evidence of equivocation kept: {', '.join(evid)}")
+
+
+@cli.command()
+@pass_ctx
+def status(c: Ctx) -> None:
+    """List this home's games and whose move it is."""
+    s = c.session()
+    games = store.all_games(c.home)
+    inv = sorted(c.home.invitations.glob("*.pbem")) if c.home.invitations.is_dir() else []
+    if not games and not inv:
+        click.echo("no games yet: propose one with 'pbem game new' or receive a proposal")
+    for gs in games:
+        d = game.load(s, gs)
+        head = f"{gs.root.name[:12]}  {d.con.h['rules']}/{d.con.h['scenario']}  you: {d.my_seat}"
+        if not d.started:
+            click.echo(f"{head}  waiting for joins: {', '.join(d.waiting_for_joins)}")
+            continue
+        pend = d.pending()
+        if pend is None:
+            click.echo(f"{head}  over: {d.rules.result(d.public)}")
+        else:
+            who = "YOUR MOVE" if pend.seat == d.my_seat else f"waiting for {pend.seat}"
+            click.echo(f"{head}  file {d.seq}  {who}: {pend.phase}")
+    for p in inv:
+        click.echo(f"{p.stem[:12]}  invitation: pbem game join {p}")
+
+
+@cli.command("games")
+def games_cmd() -> None:
+    """List the games (rules modules) this pbem can play."""
+    for name in rulesapi.available():
+        r = rulesapi.get(name)
+        click.echo(f"{name:8} {r.version:6} {r.title}: scenarios {', '.join(r.scenarios())}")
+
+
+def _report(e: PbemError) -> None:
+    if isinstance(e, OrderErrors) and len(e.errors) > 1:
+        click.echo(f"pbem: error: {len(e.errors)} problems in the orders", err=True)
+        for sub in e.errors:
+            click.echo(f"pbem: error: {sub}", err=True)
+    else:
+        click.echo(f"pbem: error: {e}", err=True)
+    click.echo(f"pbem: hint: {e.hint}", err=True)
+
+
+def main(argv: list[str] | None = None) -> None:
+    cli.main(args=argv, prog_name="pbem")
+
+
+if __name__ == "__main__":
+    main()

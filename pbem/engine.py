@@ -1,0 +1,333 @@
+"""Applying one turn file: the rules Context in author and replay mode.
+
+The same rules code runs on the author's machine (author mode: full orders,
+the author's own seeds and secrets) and on every other machine (replay mode:
+the public projection of the orders plus what the file publishes). The
+author's tool also replays its own new file in replay mode before it writes
+it, so a rules module that let a secret leak into the public state is caught
+on the author's machine, not by an opponent.
+
+Engine bookkeeping (``EngineState``) is public and derived from the files
+alone: next roll index per seat, seeds released so far, commitments made and
+opened.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from pbem import commit as commitments
+from pbem import dice
+from pbem.errors import AuthError, InvalidInput, StateError
+from pbem.rulesapi import SecretRoll
+
+Rng = Callable[[int], bytes]
+
+
+class FileRejected(AuthError):
+    """A file whose contents do not match what its author's tool must have produced."""
+
+    default_hint = "the file is inconsistent with the rules or the dice; keep it as evidence and ask its author"
+
+
+@dataclass
+class GameParams:
+    game_id: bytes
+    seats: list[str]  # in seat order (the order of the proposal's cards)
+    roots: dict[str, bytes]
+    depth: int
+    window: int
+
+    def slot(self, roller: str, k: int) -> int:
+        i = dice.slot_index(self.seats.index(roller), k, len(self.seats))
+        if i >= (1 << self.depth):
+            raise StateError(f"{roller} has used every committed dice seed",
+                             hint="start a new game with a larger dice_depth option")
+        return i
+
+
+def new_engine_state(seats: list[str]) -> dict[str, Any]:
+    return {
+        "used": {s: 0 for s in seats},
+        "released": {p: {r: [] for r in seats if r != p} for p in seats},
+        "commits": {},
+        "opened": {},
+        "revealed_rolls": {},
+    }
+
+
+def apply_releases(params: GameParams, est: dict[str, Any], releaser: str,
+                   wires: list[Any], *, require_window: bool) -> None:
+    """Check and record seed releases by ``releaser`` (must be contiguous, then cover the window)."""
+    rel = est["released"][releaser]
+    for w in wires:
+        r = dice.SeedRelease.from_wire(w)
+        if not isinstance(w, list) or r.seat not in rel:
+            raise FileRejected(f"{releaser} released a seed for unknown roller {r.seat!r}")
+        k = len(rel[r.seat])
+        if r.index != params.slot(r.seat, k):
+            raise FileRejected(f"{releaser}'s seed release for {r.seat} is out of order")
+        # SeedRelease.seat names the roller; the leaf is bound to the releaser's tree.
+        dice.SeedRelease(releaser, r.index, r.seed, r.proof).check(
+            params.game_id, params.roots[releaser], params.depth)
+        rel[r.seat].append(r.seed)
+    if require_window:
+        for roller, seeds in rel.items():
+            if len(seeds) < est["used"][roller] + params.window:
+                raise FileRejected(
+                    f"{releaser} did not release enough dice seeds for {roller}",
+                    hint="the author's tool is not a conforming pbem; ask them to upgrade")
+
+
+def make_releases(params: GameParams, est: dict[str, Any], tree: dice.SeedTree,
+                  releaser: str) -> list[Any]:
+    out: list[Any] = []
+    for roller, seeds in est["released"][releaser].items():
+        for k in range(len(seeds), est["used"][roller] + params.window):
+            idx = params.slot(roller, k)
+            r = tree.release(idx)
+            out.append(dice.SeedRelease(roller, idx, r.seed, r.proof).to_wire())
+    return out
+
+
+@dataclass
+class Payload:
+    """What a turn file publishes (public) and seals to its author (private)."""
+
+    public: dict[str, Any] = field(default_factory=lambda: {
+        "orders": None, "rolls": [], "roller_seeds": [], "revealed": [], "releases": [],
+        "openings": [], "events": []})
+    private: dict[str, Any] = field(default_factory=lambda: {
+        "orders": None, "state": None, "openings": {}, "secret_rolls": {}, "events": []})
+    commits: list[dict[str, Any]] = field(default_factory=list)
+
+
+class EngineContext:
+    """The rules Context. ``tree``/``secrets`` are given in author mode only."""
+
+    def __init__(self, params: GameParams, est: dict[str, Any], seat: str, seq: int, *,
+                 author_mode: bool, payload: Payload | None = None,
+                 tree: dice.SeedTree | None = None, secrets: dict[str, Any] | None = None,
+                 rng: Rng | None = None) -> None:
+        self.params = params
+        self.game_id = params.game_id
+        self.est = est
+        self.seat = seat
+        self.seq = seq
+        self.author_mode = author_mode
+        self.tree = tree
+        self.secrets = secrets or {"openings": {}, "secret_rolls": {}}
+        self.rng = rng
+        self.payload = payload or Payload()
+        self._roll_i = 0
+        self._commit_i = 0
+        self._open_i = 0
+        self._reveal_i = 0
+        self.events: list[dict[str, Any]] = []
+        self.private_events: list[dict[str, Any]] = []
+
+    # -- dice ---------------------------------------------------------------
+    def _other_seeds(self, k: int) -> dict[str, bytes]:
+        out = {}
+        for p in self.params.seats:
+            if p == self.seat:
+                continue
+            seeds = self.est["released"][p][self.seat]
+            if k >= len(seeds):
+                raise StateError(
+                    f"{p} has not released its dice seed for {self.seat}'s roll {k}",
+                    hint=f"wait for {p}'s next file, then play again")
+            out[p] = seeds[k]
+        return out
+
+    def _values(self, k: int, own_seed: bytes, sides: int, count: int) -> list[int]:
+        seeds = self._other_seeds(k)
+        seeds[self.seat] = own_seed
+        ordered = [seeds[s] for s in self.params.seats]
+        return dice.roll(self.game_id, self.seat, k, ordered, sides, count)
+
+    def _own_release(self, k: int) -> dice.SeedRelease:
+        assert self.tree is not None
+        return self.tree.release(self.params.slot(self.seat, k))
+
+    def _check_own_release(self, w: Any, k: int) -> bytes:
+        r = dice.SeedRelease.from_wire(w)
+        if r.seat != self.seat or r.index != self.params.slot(self.seat, k):
+            raise FileRejected(f"roll {k} of {self.seat}: the seed released is for another slot")
+        r.check(self.game_id, self.params.roots[self.seat], self.params.depth)
+        return r.seed
+
+    def _next_record(self, sides: int, purpose: str, count: int, secret: bool) -> dict[str, Any]:
+        rolls = self.payload.public["rolls"]
+        if self._roll_i >= len(rolls):
+            raise FileRejected(f"the rules rolled '{purpose}' but the file records no such roll")
+        rec: dict[str, Any] = rolls[self._roll_i]
+        self._roll_i += 1
+        k = self.est["used"][self.seat]
+        want = {"k": k, "sides": sides, "count": count, "purpose": purpose, "secret": secret}
+        for key, v in want.items():
+            if rec.get(key) != v:
+                raise FileRejected(f"roll record {self._roll_i} differs from what the rules asked for ({key})")
+        return rec
+
+    def roll(self, sides: int, purpose: str, count: int = 1) -> list[int]:
+        k = self.est["used"][self.seat]
+        if self.author_mode:
+            rel = self._own_release(k)
+            values = self._values(k, rel.seed, sides, count)
+            self.payload.public["rolls"].append(
+                {"k": k, "sides": sides, "count": count, "purpose": purpose, "secret": False,
+                 "values": values})
+            self.payload.public["roller_seeds"].append(
+                dice.SeedRelease(self.seat, rel.index, rel.seed, rel.proof).to_wire())
+        else:
+            rec = self._next_record(sides, purpose, count, False)
+            seeds = self.payload.public["roller_seeds"]
+            i = sum(1 for r in self.payload.public["rolls"][: self._roll_i] if not r["secret"]) - 1
+            if i >= len(seeds):
+                raise FileRejected(f"roll {k} of {self.seat}: the roller's seed is missing")
+            seed = self._check_own_release(seeds[i], k)
+            values = self._values(k, seed, sides, count)
+            if rec.get("values") != values:
+                raise FileRejected(f"roll {k} of {self.seat} ({purpose}): the recorded dice are not the fair ones")
+        self.est["used"][self.seat] = k + 1
+        return values
+
+    def secret_roll(self, sides: int, purpose: str, count: int = 1) -> SecretRoll:
+        k = self.est["used"][self.seat]
+        ref = f"{self.seat}.{k}"
+        values: list[int] | None = None
+        if self.author_mode:
+            rel = self._own_release(k)
+            values = self._values(k, rel.seed, sides, count)
+            self.payload.public["rolls"].append(
+                {"k": k, "sides": sides, "count": count, "purpose": purpose, "secret": True,
+                 "values": None})
+            self.payload.private["secret_rolls"][ref] = {"k": k, "sides": sides, "count": count,
+                                                         "values": values}
+        else:
+            rec = self._next_record(sides, purpose, count, True)
+            if rec.get("values") is not None:
+                raise FileRejected("a secret roll's values were published")
+        self.est["used"][self.seat] = k + 1
+        self.est["revealed_rolls"][ref] = None
+        return SecretRoll(ref, values)
+
+    def reveal_roll(self, ref: str) -> list[int]:
+        seat, _, ks = ref.partition(".")
+        if seat != self.seat or ref not in self.est["revealed_rolls"]:
+            raise FileRejected(f"{self.seat} cannot reveal roll {ref}")
+        if self.est["revealed_rolls"][ref] is not None:
+            raise FileRejected(f"roll {ref} was revealed already")
+        k = int(ks)
+        if self.author_mode:
+            info = self.secrets["secret_rolls"].get(ref)
+            if info is None:
+                raise StateError(f"this tool does not hold secret roll {ref}")
+            rel = self._own_release(k)
+            self.payload.public["revealed"].append(
+                {"ref": ref, "sides": info["sides"], "count": info["count"],
+                 "seed": dice.SeedRelease(self.seat, rel.index, rel.seed, rel.proof).to_wire()})
+            values = self._values(k, rel.seed, info["sides"], info["count"])
+        else:
+            recs = self.payload.public["revealed"]
+            if self._reveal_i >= len(recs):
+                raise FileRejected(f"the rules revealed roll {ref} but the file does not")
+            rec = recs[self._reveal_i]
+            self._reveal_i += 1
+            if rec.get("ref") != ref:
+                raise FileRejected(f"revealed roll {rec.get('ref')} is not {ref}")
+            seed = self._check_own_release(rec["seed"], k)
+            values = self._values(k, seed, int(rec["sides"]), int(rec["count"]))
+        self.est["revealed_rolls"][ref] = values
+        return values
+
+    # -- commitments --------------------------------------------------------
+    def commit(self, label: str, value: Any, context: str = "") -> str:
+        ref = f"{self.seq}.{self._commit_i}"
+        ctx = f"{self.seq}:{context}"
+        if self.author_mode:
+            c, o = commitments.commit(label, self.game_id, self.seat, ctx, value, self.rng)
+            self.payload.commits.append(c.to_wire())
+            self.payload.private["openings"][ref] = o.to_wire()
+            self.secrets["openings"][ref] = o.to_wire()
+        else:
+            if self._commit_i >= len(self.payload.commits):
+                raise FileRejected(f"the rules committed '{label}' but the file has no such commitment")
+            c = commitments.Commitment.from_wire(self.payload.commits[self._commit_i])
+            if (c.label, c.seat, c.context) != (label, self.seat, ctx):
+                raise FileRejected(f"commitment {ref} is labelled differently from what the rules made")
+        self._commit_i += 1
+        self.est["commits"][ref] = commitments.Commitment(label, self.seat, ctx, c.digest).to_wire()
+        return ref
+
+    def open(self, ref: str) -> Any:
+        if ref not in self.est["commits"]:
+            raise FileRejected(f"no commitment {ref} to open")
+        c = commitments.Commitment.from_wire(self.est["commits"][ref])
+        if c.seat != self.seat:
+            raise FileRejected(f"{self.seat} cannot open {c.seat}'s commitment {ref}")
+        if ref in self.est["opened"]:
+            return self.est["opened"][ref]["value"]
+        if self.author_mode:
+            o = self.secrets["openings"].get(ref)
+            if o is None:
+                raise StateError(f"this tool does not hold the opening of commitment {ref}")
+            opening = commitments.Opening.from_wire(o)
+            self.payload.public["openings"].append({"ref": ref, **opening.to_wire()})
+        else:
+            recs = self.payload.public["openings"]
+            if self._open_i >= len(recs):
+                raise FileRejected(f"the rules opened {ref} but the file holds no opening")
+            rec = recs[self._open_i]
+            self._open_i += 1
+            if rec.get("ref") != ref:
+                raise FileRejected(f"opening {rec.get('ref')} is not {ref}")
+            opening = commitments.Opening.from_wire(rec)
+        commitments.check(c, self.game_id, opening)
+        self.est["opened"][ref] = {"value": opening.value, "seq": self.seq}
+        return opening.value
+
+    # -- events -------------------------------------------------------------
+    def event(self, kind: str, **fields: Any) -> None:
+        self.events.append({"kind": kind, **fields})
+
+    def private_event(self, kind: str, **fields: Any) -> None:
+        self.private_events.append({"kind": kind, **fields})
+
+    def finish(self) -> None:
+        """Replay mode: everything the file records must have been consumed by the rules."""
+        if self.author_mode:
+            self.payload.public["events"] = self.events
+            self.payload.private["events"] = self.private_events
+            return
+        p = self.payload.public
+        if (self._roll_i != len(p["rolls"]) or self._commit_i != len(self.payload.commits)
+                or self._open_i != len(p["openings"]) or self._reveal_i != len(p["revealed"])):
+            raise FileRejected("the file records rolls, commitments or openings the rules did not make")
+        if len(p["roller_seeds"]) != sum(1 for r in p["rolls"] if not r["secret"]):
+            raise FileRejected("the file publishes roller seeds that no roll used")
+        if p["events"] != self.events:
+            raise FileRejected("the file's event log differs from what the rules produce")
+
+
+def clone(x: Any) -> Any:
+    return copy.deepcopy(x)
+
+
+def payload_from_wire(public: Any, commits: list[Any]) -> Payload:
+    if not isinstance(public, dict):
+        raise InvalidInput("public part is not a map")
+    need = {"orders", "rolls", "roller_seeds", "revealed", "releases", "openings", "events"}
+    if set(public) != need:
+        raise InvalidInput("public part has missing or unknown fields")
+    for k in need - {"orders"}:
+        if not isinstance(public[k], list):
+            raise InvalidInput(f"public part: {k} must be a list")
+    p = Payload()
+    p.public = public
+    p.commits = list(commits)
+    return p

@@ -1,0 +1,392 @@
+"""Game operations: derive state from files, receive a file, play a phase, verify.
+
+Everything here checks first and writes last: a refused file or order leaves
+the home byte-identical (except that a proven equivocation keeps both files
+under evidence/, which is the point of detecting it).
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from pbem import age, canonical, dice, rulesapi, turnfile
+from pbem.engine import (
+    EngineContext,
+    FileRejected,
+    GameParams,
+    apply_releases,
+    clone,
+    make_releases,
+    new_engine_state,
+    payload_from_wire,
+)
+from pbem.errors import (
+    BrokenChain,
+    Equivocation,
+    NotAddressedToYou,
+    NotFound,
+    OutOfOrder,
+    PbemError,
+    Replayed,
+    StateError,
+    TamperedCiphertext,
+    Unsupported,
+    WrongGame,
+)
+from pbem.genesis import Constitution, check_join, genesis_hash, open_escrow, read_proposal
+from pbem.identity import Identity
+from pbem.paths import Home
+from pbem.store import GameStore, game_dir
+from pbem.turnfile import SignedFile
+
+Rng = Callable[[int], bytes]
+
+
+@dataclass
+class Session:
+    """An unlocked player in a home, with injected randomness and clock."""
+
+    home: Home
+    ident: Identity
+    rng: Rng = os.urandom
+    now: Callable[[], float] = time.time
+
+    def clock(self) -> int:
+        return int(self.now())
+
+
+@dataclass
+class Derived:
+    """Everything this player knows about a game, rebuilt from its files."""
+
+    con: Constitution
+    my_seat: str | None
+    joins: dict[str, SignedFile] = field(default_factory=dict)
+    roots: dict[str, bytes] = field(default_factory=dict)
+    est: dict[str, Any] = field(default_factory=dict)
+    seq: int = 0
+    last_hash: bytes = b""
+    public: Any = None
+    private: Any = None
+    secrets: dict[str, Any] = field(default_factory=lambda: {"openings": {}, "secret_rolls": {}})
+    log: list[dict[str, Any]] = field(default_factory=list)
+    master: bytes | None = None
+
+    @property
+    def started(self) -> bool:
+        return self.public is not None
+
+    @property
+    def waiting_for_joins(self) -> list[str]:
+        return [s for s in self.con.seats if s != self.con.host and s not in self.joins]
+
+    @property
+    def params(self) -> GameParams:
+        return self.con.params(self.roots)
+
+    @property
+    def rules(self) -> rulesapi.RulesModule:
+        return self.con.rules
+
+    def pending(self) -> rulesapi.Pending | None:
+        return self.rules.pending(self.public) if self.started else None
+
+    def tree(self) -> dice.SeedTree:
+        if self.master is None or self.my_seat is None:
+            raise StateError("this tool holds no seat's dice seeds in this game")
+        return dice.SeedTree(self.master, self.con.game_id, self.my_seat, self.params.depth)
+
+
+def _decrypt(blob: bytes, ident: Identity, what: str) -> Any:
+    try:
+        plain = age.decrypt(blob, [ident.age_identity])
+    except age.NoMatchError:
+        raise NotAddressedToYou(f"{what} is not encrypted to your key") from None
+    except age.AgeError as e:
+        raise TamperedCiphertext(f"{what} cannot be decrypted: {e}") from None
+    return canonical.decode(plain)
+
+
+def _start(d: Derived) -> None:
+    con = d.con
+    scen = d.rules.load_scenario(con.h["scenario"])
+    seats = {s: c.name for s, c in con.cards.items()}
+    public, private = d.rules.initial_state(scen, seats, con.options)
+    d.public = public
+    d.private = private.get(d.my_seat) if d.my_seat else None
+    d.last_hash = genesis_hash(con.proposal, d.joins)
+
+
+def begin(session: Session, proposal: SignedFile) -> Derived:
+    con = read_proposal(proposal)
+    d = Derived(con=con, my_seat=con.seat_of(session.ident.card()))
+    d.est = new_engine_state(con.seats)
+    d.roots[con.host] = proposal.header["seed_root"]
+    apply_releases(d.params, d.est, con.host, proposal.header["releases"], require_window=True)
+    if d.my_seat == con.host:
+        d.master = open_escrow(session.ident, proposal.header["escrow"])
+    if not d.waiting_for_joins:
+        _start(d)
+    return d
+
+
+def add_join(session: Session, d: Derived, f: SignedFile) -> None:
+    check_join(d.con, f)
+    if f.author in d.joins:
+        if d.joins[f.author].raw == f.raw:
+            raise Replayed(f"already have {f.author}'s join")
+        raise Equivocation(f"{f.author} signed two different joins for this game")
+    d.roots[f.author] = f.header["seed_root"]
+    apply_releases(d.params, d.est, f.author, f.header["releases"], require_window=True)
+    d.joins[f.author] = f
+    if f.author == d.my_seat:
+        d.master = open_escrow(session.ident, f.header["escrow"])
+    if not d.waiting_for_joins:
+        _start(d)
+
+
+def check_turn_place(store: GameStore, d: Derived, f: SignedFile) -> None:
+    """Where does ``f`` go in the chain? Raise the precise chain error if not right here."""
+    if f.game != d.con.game_id:
+        raise WrongGame("this file belongs to another game")
+    if not d.started:
+        raise StateError(f"the game has not started: waiting for joins from {', '.join(d.waiting_for_joins)}",
+                         hint="receive the missing join files first")
+    expected = d.seq + 1
+    if f.seq < expected:
+        same = [x for x in store.find(f.seq, "turn")]
+        if same and same[0].read() == f.raw:
+            raise Replayed(f"file {f.seq} from {f.author} was received already")
+        if f.author in d.con.cards:
+            f.verify_signature(d.con.cards[f.author].signing_key)
+            if same and same[0].author == f.author:
+                for raw in (f.raw, same[0].read()):
+                    name = f"{f.seq:06d}-{f.author}-{turnfile.file_hash(raw).hex()[:16]}.pbem"
+                    store.add_evidence(name, raw)
+                raise Equivocation(
+                    f"{f.author} signed two different files with sequence number {f.seq}: "
+                    "this is proof of cheating")
+        raise Replayed(f"file {f.seq} is older than the game's current file {d.seq}",
+                       hint="an old file was sent again; nothing to do")
+    if f.seq > expected:
+        raise OutOfOrder(f"file {f.seq} arrived before file {expected}: waiting for file {expected}")
+    if f.prev != d.last_hash:
+        raise BrokenChain(f"file {f.seq} does not follow the game's file {d.seq} (previous-file hash differs)",
+                          hint="the author built on a different history; compare with 'pbem verify'")
+
+
+def apply_turn(session: Session, d: Derived, f: SignedFile) -> None:
+    """Verify ``f`` completely and advance ``d`` (``d`` is left unchanged on error)."""
+    h = f.header
+    con = d.con
+    if f.author not in con.cards:
+        raise FileRejected(f"file {f.seq} names seat {f.author!r}, which is not in this game")
+    f.verify_signature(con.cards[f.author].signing_key)
+    if h["rules_hash"] != con.h["rules_hash"] or h["scenario_hash"] != con.h["scenario_hash"]:
+        raise Unsupported(f"file {f.seq} was made with other rules or another scenario than this game's")
+    pend = d.pending()
+    if pend is None:
+        raise StateError("the game is over; no more turn files are accepted")
+    if f.author != pend.seat:
+        raise FileRejected(f"file {f.seq} is by {f.author}, but it was {pend.seat}'s move ({pend.phase})")
+    if h["phase"] != pend.phase:
+        raise FileRejected(f"file {f.seq} claims phase {h['phase']!r}; the game is in {pend.phase!r}")
+    if set(h["private"]) != set(con.seats):
+        raise FileRejected(f"file {f.seq} must carry one private part per seat")
+    if d.my_seat is None:
+        raise NotAddressedToYou("you hold no seat in this game")
+    public = _decrypt(h["public"], session.ident, f"the public part of file {f.seq}")
+    mine = _decrypt(h["private"][d.my_seat], session.ident, f"your private part of file {f.seq}")
+    payload = payload_from_wire(public, h["commits"])
+    est = clone(d.est)
+    ctx = EngineContext(d.params, est, f.author, f.seq, author_mode=False, payload=payload)
+    rules = d.rules
+    orders = rules.orders_from_wire(public["orders"], None)
+    try:
+        out = rules.apply(clone(d.public), {}, f.author, orders, ctx)
+    except PbemError as e:
+        raise FileRejected(f"file {f.seq} by {f.author} breaks the rules: {e}",
+                           hint="its author's tool is not a conforming pbem; keep the file as evidence") from None
+    ctx.finish()
+    apply_releases(d.params, est, f.author, public["releases"], require_window=True)
+    if rules.digest(out.public) != h["digest"]:
+        raise FileRejected(f"file {f.seq}: the state its author claims differs from the rules' result")
+    d.est = est
+    d.public = out.public
+    d.seq = f.seq
+    d.last_hash = f.hash
+    d.log.append({"seq": f.seq, "author": f.author, "phase": h["phase"], "time": h["time"],
+                  "events": public["events"]})
+    if f.author == d.my_seat:
+        if not isinstance(mine, dict) or "state" not in mine:
+            raise FileRejected(f"file {f.seq}: your own private part is malformed")
+        d.private = mine["state"]
+        d.secrets["openings"].update(mine["openings"])
+        d.secrets["secret_rolls"].update(mine["secret_rolls"])
+
+
+def derive(session: Session, store: GameStore) -> Derived:
+    """Rebuild the game from its files, checking every one of them."""
+    files = store.files()
+    if not files or files[0].kind != "proposal":
+        raise NotFound(f"game folder {store.root} holds no proposal")
+    d = begin(session, turnfile.parse(files[0].read()))
+    for sf in files[1:]:
+        f = turnfile.parse(sf.read())
+        if f.kind == "join":
+            add_join(session, d, f)
+        elif f.kind == "turn":
+            if f.seq != d.seq + 1 or f.prev != d.last_hash:
+                raise BrokenChain(f"stored file {sf.path.name} does not follow file {d.seq}")
+            apply_turn(session, d, f)
+    return d
+
+
+def load(session: Session, store: GameStore) -> Derived:
+    return derive(session, store)
+
+
+def produce_turn(session: Session, store: GameStore, d: Derived, orders_text: str) -> bytes:
+    """Author mode: apply this player's orders and seal the next turn file (not yet stored)."""
+    pend = d.pending()
+    if pend is None:
+        raise StateError("the game is over", hint="run 'pbem verify GAME' to check the archive")
+    if d.my_seat != pend.seat:
+        raise StateError(f"it is {pend.seat}'s move ({pend.phase}), not yours",
+                         hint=f"wait for {pend.seat}'s file, then 'pbem receive' it")
+    rules, seat = d.rules, d.my_seat
+    orders = rules.parse_orders(orders_text, seat, d.public, d.private)
+    est = clone(d.est)
+    seq = d.seq + 1
+    ctx = EngineContext(d.params, est, seat, seq, author_mode=True, tree=d.tree(),
+                        secrets=clone(d.secrets), rng=session.rng)
+    out = rules.apply(clone(d.public), {seat: clone(d.private)}, seat, orders, ctx)
+    ctx.finish()
+    p = ctx.payload
+    p.public["orders"] = rules.public_orders(orders)
+    p.public["releases"] = make_releases(d.params, est, d.tree(), seat)
+    p.private["orders"] = rules.private_orders(orders)
+    p.private["state"] = out.private.get(seat, d.private)
+    recipients = [c.age_recipient for c in d.con.cards.values()]
+    private_parts = {}
+    for s, c in d.con.cards.items():
+        body = p.private if s == seat else {"events": []}
+        private_parts[s] = age.encrypt(canonical.encode(body), [c.age_recipient], rng=session.rng)
+    header = {
+        "v": 1, "kind": "turn", "game": d.con.game_id, "seq": seq, "prev": d.last_hash,
+        "author": seat, "time": session.clock(), "phase": pend.phase,
+        "rules_hash": d.con.h["rules_hash"], "scenario_hash": d.con.h["scenario_hash"],
+        "public": age.encrypt(canonical.encode(p.public), recipients, rng=session.rng),
+        "private": private_parts, "commits": p.commits, "digest": rules.digest(out.public),
+    }
+    return turnfile.seal(header, session.ident.sign)
+
+
+def _outbox_name(f: SignedFile) -> str:
+    return f"{f.game.hex()[:12]}-{f.seq:06d}-{f.kind}-{f.author}.pbem"
+
+
+def play(session: Session, store: GameStore, orders_text: str) -> tuple[SignedFile, Derived]:
+    d = load(session, store)
+    data = produce_turn(session, store, d, orders_text)
+    f = turnfile.parse(data)
+    # Replay our own file exactly as every opponent will before anything is written.
+    check_turn_place(store, d, f)
+    apply_turn(session, d, f)
+    store.add(f.seq, "turn", f.author, data)
+    store.put_outbox(_outbox_name(f), data)
+    return f, d
+
+
+@dataclass
+class Received:
+    game: bytes
+    kind: str
+    seq: int
+    author: str
+    status: str  # "added", "duplicate", "invitation"
+
+
+def receive(session: Session, data: bytes) -> Received:
+    f = turnfile.parse(data)
+    store = game_dir(session.home, f.game)
+    if f.kind == "proposal":
+        con = read_proposal(f)
+        if store.exists():
+            have = store.find(0, "proposal")
+            if have and have[0].read() == data:
+                return Received(f.game, f.kind, 0, f.author, "duplicate")
+            raise Equivocation("a different proposal for an existing game id")
+        if con.seat_of(session.ident.card()) is None:
+            raise NotAddressedToYou("this proposal gives your card no seat")
+        from pbem.fsutil import atomic_write
+
+        atomic_write(session.home.invitations / f"{f.game.hex()}.pbem", data)
+        return Received(f.game, f.kind, 0, f.author, "invitation")
+    if not store.exists():
+        raise WrongGame(f"no game {f.game.hex()[:12]} in this home",
+                        hint="join the game first ('pbem game join'), or receive into the right --home")
+    # Check the signature against the genesis cards before replaying anything:
+    # a forged or damaged file costs one signature check, not a game replay.
+    props = store.find(0, "proposal")
+    if not props:
+        raise NotFound(f"game folder {store.root} holds no proposal")
+    con = read_proposal(turnfile.parse(props[0].read()))
+    if f.author not in con.cards:
+        raise FileRejected(f"file {f.seq} names seat {f.author!r}, which is not in this game")
+    f.verify_signature(con.cards[f.author].signing_key)
+    d = load(session, store)
+    if f.kind == "join":
+        if f.author in d.joins and d.joins[f.author].raw == data:
+            return Received(f.game, f.kind, 0, f.author, "duplicate")
+        add_join(session, d, f)
+        store.add(0, "join", f.author, data)
+        return Received(f.game, f.kind, 0, f.author, "added")
+    if f.kind == "turn":
+        try:
+            check_turn_place(store, d, f)
+        except Replayed:
+            if any(x.read() == data for x in store.find(f.seq, "turn")):
+                return Received(f.game, f.kind, f.seq, f.author, "duplicate")
+            raise
+        apply_turn(session, d, f)
+        store.add(f.seq, "turn", f.author, data)
+        return Received(f.game, f.kind, f.seq, f.author, "added")
+    raise Unsupported(f"receiving {f.kind} files is not supported yet")
+
+
+def join(session: Session, proposal_data: bytes) -> tuple[SignedFile, Derived]:
+    from pbem.genesis import check_local_rules, make_join
+
+    p = turnfile.parse(proposal_data)
+    con = read_proposal(p)
+    check_local_rules(con)
+    store = game_dir(session.home, p.game)
+    if store.exists():
+        raise StateError(f"game {p.game.hex()[:12]} is already in this home",
+                         hint="run 'pbem status' to see it")
+    data = make_join(session.ident, con, rng=session.rng, now=session.clock())
+    jf = turnfile.parse(data)
+    d = begin(session, p)
+    add_join(session, d, jf)
+    store.add(0, "proposal", p.author, proposal_data)
+    store.add(0, "join", jf.author, data)
+    store.put_outbox(_outbox_name(jf), data)
+    inv = session.home.invitations / f"{p.game.hex()}.pbem"
+    if inv.exists():
+        inv.unlink()
+    return jf, d
+
+
+def create(session: Session, proposal_data: bytes) -> Derived:
+    p = turnfile.parse(proposal_data)
+    store = game_dir(session.home, p.game)
+    d = begin(session, p)
+    store.add(0, "proposal", p.author, proposal_data)
+    store.put_outbox(_outbox_name(p), proposal_data)
+    return d
+

@@ -1,0 +1,205 @@
+"""Genesis: the host's proposal and the players' countersignatures.
+
+1. The host picks a random game id and writes a *proposal*: ruleset (name,
+   version, hash), scenario (name, hash), the seats mapped to player cards,
+   options, and the host's own dice-seed Merkle root.
+2. Each other player checks the cards' fingerprints out of band, checks that
+   its own pbem computes the same rules and scenario hashes, and answers with
+   a *join* naming the proposal's hash and adding its own seed root.
+3. Play starts when every seat has joined. The genesis hash that the first
+   turn file chains to covers the proposal and every join, so nobody can
+   later swap a seed root or a card.
+
+Each proposal and join also carries ``escrow``: the player's 32-byte dice
+master secret, age-encrypted to that player's own key. It lets a player who
+lost their game folder rebuild it from the files and their identity alone;
+nobody else can open it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from pbem import age, canonical, dice, rulesapi, turnfile
+from pbem.engine import GameParams, make_releases, new_engine_state
+from pbem.errors import InvalidInput, PbemError, NotAddressedToYou, StateError, Unsupported, WrongGame
+from pbem.hashing import lhash
+from pbem.identity import Card, Identity
+from pbem.turnfile import SignedFile
+
+GENESIS = "pbem/v1/genesis"
+ZERO32 = bytes(32)
+DEFAULT_OPTIONS: dict[str, Any] = {"dice_depth": 13, "dice_window": 64, "strict_dice": False}
+
+
+@dataclass
+class Constitution:
+    """What the proposal fixes for the whole game."""
+
+    proposal: SignedFile
+    cards: dict[str, Card]
+    options: dict[str, Any]
+
+    @property
+    def game_id(self) -> bytes:
+        return self.proposal.game
+
+    @property
+    def host(self) -> str:
+        return self.proposal.author
+
+    @property
+    def seats(self) -> list[str]:
+        return sorted(self.cards)
+
+    @property
+    def h(self) -> dict[str, Any]:
+        return self.proposal.header
+
+    @property
+    def rules(self) -> rulesapi.RulesModule:
+        return rulesapi.get(self.h["rules"])
+
+    def seat_of(self, card: Card) -> str | None:
+        for seat, c in self.cards.items():
+            if c.fingerprint == card.fingerprint:
+                return seat
+        return None
+
+    def params(self, roots: dict[str, bytes]) -> GameParams:
+        return GameParams(self.game_id, self.seats, roots, int(self.options["dice_depth"]),
+                          int(self.options["dice_window"]))
+
+
+def genesis_hash(proposal: SignedFile, joins: dict[str, SignedFile]) -> bytes:
+    return lhash(GENESIS, proposal.hash, *[joins[s].hash for s in sorted(joins)])
+
+
+def read_proposal(f: SignedFile) -> Constitution:
+    """Check a proposal's structure, cards and host signature."""
+    if f.kind != "proposal" or f.seq != 0 or f.prev != ZERO32:
+        raise InvalidInput("not a game proposal")
+    cards: dict[str, Card] = {}
+    for seat, raw in f.header["cards"].items():
+        if not isinstance(raw, bytes):
+            raise InvalidInput(f"proposal: card for seat {seat!r} is malformed")
+        cards[seat] = Card.from_bytes(raw)
+    if f.author not in cards:
+        raise InvalidInput("proposal: the host holds no seat")
+    if len(cards) < 2:
+        raise InvalidInput("proposal: a game needs at least two seats")
+    fprs = [c.fingerprint for c in cards.values()]
+    if len(set(fprs)) != len(fprs):
+        raise InvalidInput("proposal: one player card holds two seats")
+    f.verify_signature(cards[f.author].signing_key)
+    opts = dict(DEFAULT_OPTIONS)
+    opts.update(f.header["options"])
+    depth, window = opts["dice_depth"], opts["dice_window"]
+    if not (isinstance(depth, int) and 4 <= depth <= 20 and isinstance(window, int)
+            and 1 <= window <= 1024):
+        raise InvalidInput("proposal: dice options out of range")
+    return Constitution(f, cards, opts)
+
+
+def check_local_rules(con: Constitution) -> None:
+    """Refuse a game whose rules or scenario differ from what this pbem has."""
+    h = con.h
+    try:
+        rules = rulesapi.get(h["rules"])
+    except PbemError:
+        raise Unsupported(f"this pbem has no rules module {h['rules']!r}",
+                          hint="install the pbem release that the host uses") from None
+    if rules.rules_hash() != h["rules_hash"]:
+        raise Unsupported(
+            f"rules {h['rules']} {h['rules_version']} differ from this pbem's "
+            f"({rules.version}): the rules hash does not match",
+            hint="all players must run the same pbem release; compare 'pbem --version'")
+    scen = rules.load_scenario(h["scenario"])
+    if scen.digest != h["scenario_hash"]:
+        raise Unsupported(f"scenario {h['scenario']} differs from this pbem's copy",
+                          hint="all players must run the same pbem release")
+    if sorted(scen.seats) != sorted(con.cards):
+        raise InvalidInput(f"proposal seats {sorted(con.cards)} are not the scenario's {list(scen.seats)}")
+
+
+def _escrow(ident: Identity, master: bytes, rng: Any) -> bytes:
+    return age.encrypt(canonical.encode({"dice_master": master}), [ident.age_recipient], rng=rng)
+
+
+def open_escrow(ident: Identity, blob: bytes) -> bytes:
+    try:
+        m = canonical.expect_map(canonical.decode(age.decrypt(blob, [ident.age_identity])), "escrow")
+    except age.NoMatchError:
+        raise NotAddressedToYou("this seat's dice secret is sealed to another identity",
+                                hint="open the game with the identity that joined it") from None
+    except age.AgeError as e:
+        raise InvalidInput(f"dice escrow is damaged: {e}") from None
+    master = canonical.get(m, "dice_master", bytes, "escrow")
+    if len(master) != 32:
+        raise InvalidInput("dice escrow: master secret must be 32 bytes")
+    return bytes(master)
+
+
+def make_proposal(ident: Identity, *, rules_name: str, scenario: str, my_seat: str,
+                  cards: dict[str, Card], options: dict[str, Any], rng: Any, now: int
+                  ) -> bytes:
+    rules = rulesapi.get(rules_name)
+    scen = rules.load_scenario(scenario)
+    if my_seat not in cards:
+        raise InvalidInput(f"you must take a seat: {my_seat!r} is not among {sorted(cards)}")
+    if sorted(cards) != sorted(scen.seats):
+        raise InvalidInput(f"scenario {scenario} has seats {', '.join(scen.seats)}; "
+                           f"the proposal names {', '.join(sorted(cards))}",
+                           hint="give one --seat SEAT=CARD per scenario seat")
+    if cards[my_seat].fingerprint != ident.card().fingerprint:
+        raise InvalidInput(f"seat {my_seat} must hold your own card")
+    opts = dict(DEFAULT_OPTIONS)
+    opts.update(options)
+    game_id = rng(16)
+    master = rng(32)
+    tree = dice.SeedTree(master, game_id, my_seat, int(opts["dice_depth"]))
+    seats = sorted(cards)
+    params = GameParams(game_id, seats, {my_seat: tree.root}, int(opts["dice_depth"]),
+                        int(opts["dice_window"]))
+    est = new_engine_state(seats)
+    header = {
+        "v": 1, "kind": "proposal", "game": game_id, "seq": 0, "prev": ZERO32,
+        "author": my_seat, "time": now, "rules": rules.name, "rules_version": rules.version,
+        "rules_hash": rules.rules_hash(), "scenario": scen.name, "scenario_hash": scen.digest,
+        "cards": {s: c.to_bytes() for s, c in cards.items()}, "options": opts,
+        "seed_root": tree.root, "releases": make_releases(params, est, tree, my_seat),
+        "escrow": _escrow(ident, master, rng),
+    }
+    return turnfile.seal(header, ident.sign)
+
+
+def make_join(ident: Identity, con: Constitution, *, rng: Any, now: int) -> bytes:
+    seat = con.seat_of(ident.card())
+    if seat is None:
+        raise NotAddressedToYou("your card holds no seat in this game",
+                                hint="ask the host to propose the game with your card")
+    if seat == con.host:
+        raise StateError("the host joined by proposing; there is nothing to join")
+    master = rng(32)
+    depth = int(con.options["dice_depth"])
+    tree = dice.SeedTree(master, con.game_id, seat, depth)
+    params = con.params({seat: tree.root})
+    header = {
+        "v": 1, "kind": "join", "game": con.game_id, "seq": 0, "prev": con.proposal.hash,
+        "author": seat, "time": now, "seed_root": tree.root,
+        "releases": make_releases(params, new_engine_state(con.seats), tree, seat),
+        "escrow": _escrow(ident, master, rng),
+    }
+    return turnfile.seal(header, ident.sign)
+
+
+def check_join(con: Constitution, f: SignedFile) -> None:
+    if f.game != con.game_id:
+        raise WrongGame("this join belongs to another game")
+    if f.prev != con.proposal.hash:
+        raise InvalidInput(f"{f.author}'s join answers a different proposal",
+                           hint="the host may have re-proposed; ask for the current proposal")
+    if f.author not in con.cards or f.author == con.host:
+        raise InvalidInput(f"join from seat {f.author!r}, which is not a joining seat of this game")
+    f.verify_signature(con.cards[f.author].signing_key)

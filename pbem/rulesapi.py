@@ -1,0 +1,243 @@
+"""The interface between the engine and a game's rules module.
+
+The engine never imports a game: it finds rules modules by name in the
+registry (``pbem.rules`` entry points, or ``register`` for tests) and drives
+them only through ``RulesModule``.
+
+State is split the way fog of war demands:
+
+* ``public``: what every seat knows. Every tool holds it and every tool must
+  reach the same ``digest(public)`` after each file.
+* ``private[seat]``: what only that seat knows (hidden blocks, its hand).
+  Only that seat's tool ever holds it.
+
+Both are canonical values (dicts of str/int/bytes/bool/None/lists), so the
+engine can cache, hash and encrypt them without knowing the game.
+
+Orders are applied in one of two modes through the same ``apply``:
+
+* *author* mode: the acting seat's tool has the full orders and its private
+  state; ``ctx.author_mode`` is True; secret values and secret rolls are known.
+* *replay* mode: every other tool has only ``public_orders`` (what the author
+  chose to show) and no private state of the author; secret values handed to
+  ``ctx.commit`` are ignored and secret roll values are ``None``.
+
+A rules module must compute the public state only from what replay mode can
+see; the engine checks this on every file because the author's claimed
+digest must equal what every other tool recomputes.
+"""
+
+from __future__ import annotations
+
+import abc
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from pbem.errors import NotFound, OrderError
+
+
+@dataclass(frozen=True)
+class Scenario:
+    """A scenario as the engine sees it: a name, a hash over its files, and the game's own data."""
+
+    rules: str
+    name: str
+    title: str
+    digest: bytes
+    seats: tuple[str, ...]
+    data: Any = None
+
+
+@dataclass(frozen=True)
+class Pending:
+    """Who must act next and what is wanted of them."""
+
+    seat: str
+    phase: str  # a short name, e.g. "1940-05 Axis Action Phase"
+    wanted: str  # a sentence for the summary: what the seat must decide
+    kind: str = "orders"  # "orders" for a phase's orders, or a decision kind ("will-commit", ...)
+    options: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class SecretRoll:
+    ref: str
+    values: list[int] | None  # None in replay mode
+
+
+@dataclass
+class Outcome:
+    """The result of applying one file's orders."""
+
+    public: Any
+    private: dict[str, Any] = field(default_factory=dict)  # new private state per seat known here
+
+
+class Context(Protocol):
+    """What the engine offers a rules module while it applies orders."""
+
+    game_id: bytes
+    seat: str  # the author of the file being applied
+    seq: int
+    author_mode: bool
+
+    def roll(self, sides: int, purpose: str, count: int = 1) -> list[int]:
+        """Public roll: every tool recomputes the same values."""
+
+    def secret_roll(self, sides: int, purpose: str, count: int = 1) -> SecretRoll:
+        """Roll only the author sees now; revealed later with ``reveal_roll``."""
+
+    def reveal_roll(self, ref: str) -> list[int]:
+        """Reveal a secret roll this author made earlier."""
+
+    def commit(self, label: str, value: Any, context: str = "") -> str:
+        """Commit to a secret value; returns a reference ("seq.index")."""
+
+    def open(self, ref: str) -> Any:
+        """Open a commitment this author made earlier; returns the value in both modes."""
+
+    def event(self, kind: str, **fields: Any) -> None:
+        """Record a public event (summaries and histories are built from these)."""
+
+    def private_event(self, kind: str, **fields: Any) -> None:
+        """Record an event only the author sees."""
+
+
+class RulesModule(abc.ABC):
+    """Base class of a game's rules module."""
+
+    #: the registry name, e.g. "use"
+    name: str = ""
+    #: bumped whenever a rule or table changes what a file means
+    version: str = "0"
+    title: str = ""
+
+    @abc.abstractmethod
+    def rules_hash(self) -> bytes:
+        """A hash over the module version and its tables; recorded in every file."""
+
+    @abc.abstractmethod
+    def scenarios(self) -> list[str]:
+        """Names of the scenarios this module can load."""
+
+    @abc.abstractmethod
+    def load_scenario(self, name: str) -> Scenario:
+        """Load and validate a scenario; raise InvalidInput listing every error."""
+
+    @abc.abstractmethod
+    def initial_state(self, scenario: Scenario, seats: dict[str, str], options: dict[str, Any]
+                      ) -> tuple[Any, dict[str, Any]]:
+        """(public, private-by-seat) at the start of play. ``seats`` maps seat -> player name."""
+
+    @abc.abstractmethod
+    def pending(self, public: Any) -> Pending | None:
+        """Who acts next, or None when the game is over."""
+
+    @abc.abstractmethod
+    def parse_orders(self, text: str, seat: str, public: Any, private: Any) -> Any:
+        """Parse an order text written by ``seat``; raise InvalidOrder/OrderErrors with line and column."""
+
+    @abc.abstractmethod
+    def public_orders(self, orders: Any) -> Any:
+        """The canonical projection of the orders every seat may see."""
+
+    def private_orders(self, orders: Any) -> Any:
+        """The canonical full orders, sealed to the author (default: the public projection)."""
+        return self.public_orders(orders)
+
+    @abc.abstractmethod
+    def orders_from_wire(self, public: Any, private: Any | None) -> Any:
+        """Rebuild orders from their projections (``private`` is None in replay mode)."""
+
+    @abc.abstractmethod
+    def apply(self, public: Any, private: dict[str, Any], seat: str, orders: Any,
+              ctx: Context) -> Outcome:
+        """Validate and apply ``orders`` by ``seat``; raise IllegalOrder (with the rule) if illegal.
+
+        Must not mutate its inputs. ``private`` holds only the private states
+        this tool knows (the author's in author mode; none of the author's in
+        replay mode).
+        """
+
+    def digest(self, public: Any) -> bytes:
+        from pbem import canonical
+        from pbem.hashing import lhash
+
+        return lhash("pbem/v1/state", canonical.encode(public))
+
+    def result(self, public: Any) -> str | None:
+        """A sentence naming the winner once the game is over, else None."""
+        return None
+
+    def view(self, public: Any, private: Any | None, seat: str | None) -> dict[str, Any]:
+        """What ``seat`` may see, as a dict for templates (seat None: only public)."""
+        return {"public": public, "private": private}
+
+    def order_template(self, public: Any, private: Any, seat: str) -> str:
+        """A commented order file listing what ``seat`` may do now."""
+        return "# no template for this game\n"
+
+    def case_prestate(self, lines: list[tuple[int, str]]) -> tuple[Any, dict[str, Any]]:
+        """Build (public, private-by-seat) from a rules case's PRESTATE lines (see pbem.cases)."""
+        raise NotImplementedError(f"{self.name} has no rules cases")
+
+    def case_check(self, public: Any, private: dict[str, Any],
+                   lines: list[tuple[int, str]]) -> list[str]:
+        """Check a case's POSTSTATE lines; return one message per line that does not hold."""
+        raise NotImplementedError(f"{self.name} has no rules cases")
+
+    def check_orders(self, text: str, seat: str, public: Any, private: Any) -> list[OrderError]:
+        """All problems with an order text, without changing anything (default: parse only)."""
+        try:
+            self.parse_orders(text, seat, public, private)
+        except OrderError as e:
+            return [e]
+        return []
+
+
+_registry: dict[str, RulesModule] = {}
+_broken: dict[str, str] = {}
+
+
+def register(module: RulesModule) -> None:
+    """Register a rules module by name (entry points do this for installed games)."""
+    _registry[module.name] = module
+
+
+def unregister(name: str) -> None:
+    _registry.pop(name, None)
+
+
+def _load_entry_points() -> None:
+    from importlib.metadata import entry_points
+
+    for ep in entry_points(group="pbem.rules"):
+        if ep.name in _registry or ep.name in _broken:
+            continue
+        try:
+            obj = ep.load()
+        except Exception as exc:  # noqa: BLE001 - a broken game must not take the engine down
+            _broken[ep.name] = f"{type(exc).__name__}: {exc}"
+            continue
+        module = obj() if isinstance(obj, type) else obj
+        if isinstance(module, RulesModule):
+            _registry[module.name or ep.name] = module
+
+
+def get(name: str) -> RulesModule:
+    if name not in _registry:
+        _load_entry_points()
+    if name not in _registry:
+        if name in _broken:
+            raise NotFound(f"rules module {name!r} failed to load: {_broken[name]}",
+                           hint="reinstall pbem; if it persists, report it with this message")
+        raise NotFound(
+            f"no rules module named {name!r} is installed",
+            hint=f"installed games: {', '.join(sorted(available())) or 'none'}",
+        )
+    return _registry[name]
+
+
+def available() -> list[str]:
+    _load_entry_points()
+    return sorted(_registry)

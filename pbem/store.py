@@ -1,0 +1,141 @@
+"""The game store: one folder per game, every file kept in order.
+
+Layout of ``<data>/games/<game id hex>/``::
+
+    files/000000-proposal-<seat>.pbem   the host's proposal
+    files/000000-join-<seat>.pbem       each player's countersignature
+    files/000001-turn-<seat>.pbem       turn files, one per sequence number
+    files/NNNNNN-reveal-<seat>.pbem     end-of-game reveals
+    evidence/                           conflicting files kept as proof (equivocation)
+    outbox/                             files this player produced, to be sent
+    cache.bin                           derived state; deleted or stale -> rebuilt from files/
+
+Files are the truth; the cache only saves replaying the game on every command.
+Every write is atomic (pbem.fsutil), so a crash leaves the store consistent.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from pbem import canonical
+from pbem.errors import AmbiguousOrder, EncodingError, NotFound
+from pbem.fsutil import atomic_write
+from pbem.paths import Home
+
+NAME_RE = re.compile(r"^(\d{6})-(proposal|join|turn|reveal)-([A-Za-z0-9_-]{1,32})\.pbem$")
+CACHE_VERSION = 1
+
+
+@dataclass(frozen=True)
+class StoredFile:
+    seq: int
+    kind: str
+    author: str
+    path: Path
+
+    def read(self) -> bytes:
+        return self.path.read_bytes()
+
+
+def file_name(seq: int, kind: str, author: str) -> str:
+    return f"{seq:06d}-{kind}-{author}.pbem"
+
+
+class GameStore:
+    def __init__(self, root: Path) -> None:
+        self.root = root
+
+    @property
+    def game_id(self) -> bytes:
+        return bytes.fromhex(self.root.name)
+
+    @property
+    def files_dir(self) -> Path:
+        return self.root / "files"
+
+    @property
+    def evidence_dir(self) -> Path:
+        return self.root / "evidence"
+
+    @property
+    def outbox(self) -> Path:
+        return self.root / "outbox"
+
+    @property
+    def cache_path(self) -> Path:
+        return self.root / "cache.bin"
+
+    def exists(self) -> bool:
+        return self.files_dir.is_dir()
+
+    def files(self) -> list[StoredFile]:
+        out = []
+        if not self.files_dir.is_dir():
+            return out
+        for p in self.files_dir.iterdir():
+            m = NAME_RE.match(p.name)
+            if m:
+                out.append(StoredFile(int(m.group(1)), m.group(2), m.group(3), p))
+        order = {"proposal": 0, "join": 1, "turn": 2, "reveal": 3}
+        out.sort(key=lambda f: (f.seq, order[f.kind], f.author))
+        return out
+
+    def find(self, seq: int, kind: str, author: str | None = None) -> list[StoredFile]:
+        return [f for f in self.files() if f.seq == seq and f.kind == kind
+                and (author is None or f.author == author)]
+
+    def add(self, seq: int, kind: str, author: str, data: bytes) -> Path:
+        path = self.files_dir / file_name(seq, kind, author)
+        atomic_write(path, data, exclusive=True)
+        return path
+
+    def add_evidence(self, name: str, data: bytes) -> Path:
+        path = self.evidence_dir / name
+        if not path.exists():
+            atomic_write(path, data)
+        return path
+
+    def put_outbox(self, name: str, data: bytes) -> Path:
+        path = self.outbox / name
+        atomic_write(path, data)
+        return path
+
+    def load_cache(self) -> dict[str, Any] | None:
+        try:
+            data = self.cache_path.read_bytes()
+            m = canonical.expect_map(canonical.decode(data), "cache")
+        except (OSError, EncodingError):
+            return None
+        if m.get("cache_version") != CACHE_VERSION:
+            return None
+        return m
+
+    def save_cache(self, state: dict[str, Any]) -> None:
+        atomic_write(self.cache_path, canonical.encode({**state, "cache_version": CACHE_VERSION}))
+
+
+def game_dir(home: Home, game_id: bytes) -> GameStore:
+    return GameStore(home.games / game_id.hex())
+
+
+def all_games(home: Home) -> list[GameStore]:
+    if not home.games.is_dir():
+        return []
+    return [GameStore(p) for p in sorted(home.games.iterdir())
+            if p.is_dir() and re.fullmatch(r"[0-9a-f]{32}", p.name)]
+
+
+def find_game(home: Home, ref: str) -> GameStore:
+    """A game by its id or any unique prefix of it (as git names commits)."""
+    ref = ref.lower().strip()
+    matches = [g for g in all_games(home) if g.root.name.startswith(ref)] if ref else []
+    if not matches:
+        raise NotFound(f"no game {ref!r} in {home.games}")
+    if len(matches) > 1:
+        raise AmbiguousOrder(f"{ref!r} matches {len(matches)} games",
+                             hint="give more characters of the game id")
+    return matches[0]

@@ -1,0 +1,110 @@
+"""The protocol end to end at the library level, with the test game."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from helpers import make_player, start_duel
+
+from pbem import game, store, turnfile
+from pbem.errors import (
+    Equivocation,
+    IllegalOrder,
+    NotAddressedToYou,
+    OutOfOrder,
+    StateError,
+    WrongGame,
+)
+
+
+def _play(p, gid: bytes, orders: str) -> bytes:  # type: ignore[no-untyped-def]
+    f, _ = game.play(p.session, store.game_dir(p.home, gid), orders)
+    return f.raw
+
+
+def test_genesis_and_three_turns(tmp_path: Path) -> None:
+    red, blue, gid = start_duel(tmp_path)
+    f1 = _play(red, gid, "roll\nseal 2\nsecret\n")
+    assert game.receive(blue.session, f1).status == "added"
+    f2 = _play(blue, gid, "roll\n")
+    game.receive(red.session, f2)
+    f3 = _play(red, gid, "open\nreveal\nroll\n")
+    game.receive(blue.session, f3)
+    dr = game.load(red.session, store.game_dir(red.home, gid))
+    db = game.load(blue.session, store.game_dir(blue.home, gid))
+    assert dr.public == db.public
+    assert dr.seq == db.seq == 3
+    assert dr.private == {"bid": None, "secret": None}
+    kinds = [e["kind"] for e in db.log[-1]["events"]]
+    assert kinds == ["opened", "revealed", "roll"]
+    # the same file twice is fine
+    assert game.receive(blue.session, f3).status == "duplicate"
+
+
+def test_illegal_order_changes_nothing(tmp_path: Path) -> None:
+    red, blue, gid = start_duel(tmp_path)
+    before = __import__("pbem.fsutil", fromlist=["snapshot"]).snapshot(tmp_path)
+    with pytest.raises(IllegalOrder) as e:
+        _play(red, gid, "open\n")
+    assert e.value.rule == "Duel 3"
+    after = __import__("pbem.fsutil", fromlist=["snapshot"]).snapshot(tmp_path)
+    assert before == after
+
+
+def test_not_your_turn(tmp_path: Path) -> None:
+    red, blue, gid = start_duel(tmp_path)
+    with pytest.raises(StateError):
+        _play(blue, gid, "roll\n")
+
+
+def test_out_of_order_and_equivocation(tmp_path: Path) -> None:
+    red, blue, gid = start_duel(tmp_path)
+    f1 = _play(red, gid, "roll\n")
+    game.receive(blue.session, f1)
+    f2 = _play(blue, gid, "roll\n")
+    game.receive(red.session, f2)
+    f3 = _play(red, gid, "roll\n")
+    # blue misses nothing yet; a file two ahead is out of order
+    red2 = make_player(tmp_path / "x", "red")
+    del red2
+    gs = store.game_dir(red.home, gid)
+    # forge an equivocation: red signs a different file 1 from its own session
+    d = game.load(red.session, gs)
+    assert d.seq == 3
+    # blue gets file 3, then a different signed file 3 from red
+    game.receive(blue.session, f3)
+    with pytest.raises(OutOfOrder):
+        f5_like = turnfile.parse(f3)
+        hdr = dict(f5_like.header)
+        hdr["seq"] = 5
+        game.receive(blue.session, turnfile.seal(hdr, red.session.ident.sign))
+    hdr = dict(turnfile.parse(f3).header)
+    hdr["time"] += 1
+    evil = turnfile.seal(hdr, red.session.ident.sign)
+    with pytest.raises(Equivocation):
+        game.receive(blue.session, evil)
+    ev = list(store.game_dir(blue.home, gid).evidence_dir.iterdir())
+    assert len(ev) == 2
+
+
+def test_third_identity_reads_nothing(tmp_path: Path) -> None:
+    from pbem import age
+
+    red, blue, gid = start_duel(tmp_path)
+    f1 = turnfile.parse(_play(red, gid, "seal 3\nroll\n"))
+    eve = make_player(tmp_path, "eve")
+    with pytest.raises(age.NoMatchError):
+        age.decrypt(f1.header["public"], [eve.session.ident.age_identity])
+    for part in f1.header["private"].values():
+        with pytest.raises(age.NoMatchError):
+            age.decrypt(part, [eve.session.ident.age_identity])
+    # blue can read the public part but not red's private part
+    with pytest.raises(age.NoMatchError):
+        age.decrypt(f1.header["private"]["red"], [blue.session.ident.age_identity])
+    # eve holds no copy of the game, and could not join it: her card has no seat
+    with pytest.raises(WrongGame):
+        game.receive(eve.session, f1.raw)
+    proposal = store.game_dir(red.home, gid).files()[0].read()
+    with pytest.raises(NotAddressedToYou):
+        game.receive(eve.session, proposal)
