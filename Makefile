@@ -5,7 +5,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 PIP    := $(VENV)/bin/pip
 STAMP  := $(VENV)/.installed
-SYSPKGS := age minisign
+SYSPKGS := age minisign dovecot-imapd chromium
 
 .PHONY: all demo test bench lint soak sysdeps venv clean
 
@@ -22,7 +22,7 @@ venv: $(STAMP)
 # Debian tools used as interop oracles (age, minisign). Installed only when
 # missing, and only when we are root; otherwise the tests say what is missing.
 sysdeps:
-	@missing=""; for p in $(SYSPKGS); do command -v $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	@missing=""; for p in $(SYSPKGS); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
 	if [ -n "$$missing" ]; then \
 	  if [ "$$(id -u)" = 0 ]; then \
 	    echo "installing:$$missing"; \

@@ -246,6 +246,56 @@ def game_join(c: Ctx, proposal: str, expects: tuple[str, ...], yes: bool) -> Non
     click.echo(f"joined as {jf.author}; send {gs.outbox / sorted(p.name for p in gs.outbox.iterdir())[-1]} to every player")
 
 
+@game_group.command("end")
+@click.argument("game_ref", metavar="GAME")
+@click.option("--agree", is_flag=True, help="End a game that is not over: you agree to stop it here.")
+@pass_ctx
+def game_end(c: Ctx, game_ref: str, agree: bool) -> None:
+    """Write your reveal: it opens every secret you hold, so anyone can audit the game."""
+    gs = store.find_game(c.home, game_ref)
+    s = c.session()
+    d = game.load(s, gs)
+    if d.started and d.pending() is not None and not agree:
+        raise PbemError("the game is not over",
+                        hint="pass --agree if the players agreed to stop here; a reveal closes the game")
+    f, d = game.end(s, gs)
+    click.echo(f"reveal written: {gs.outbox / game._outbox_name(f)}")
+    waiting = [x for x in d.con.seats if x not in d.reveals]
+    click.echo(f"waiting for reveals from: {', '.join(waiting)}" if waiting else "every seat has revealed")
+
+
+# -- archive ----------------------------------------------------------------
+@cli.group("archive")
+def archive_group() -> None:
+    """Export a whole game to one file, or import one (observers, recovery)."""
+
+
+@archive_group.command("export")
+@click.argument("game_ref", metavar="GAME")
+@click.option("-o", "--output", required=True, type=click.Path(dir_okay=False))
+@pass_ctx
+def archive_export(c: Ctx, game_ref: str, output: str) -> None:
+    """Write every file of GAME into one self-contained archive."""
+    from pbem import archive
+    from pbem.fsutil import atomic_write
+
+    gs = store.find_game(c.home, game_ref)
+    atomic_write(Path(output), archive.export(gs))
+    click.echo(f"archive of {len(gs.files())} files written: {output}")
+
+
+@archive_group.command("import")
+@click.argument("file", type=click.Path(exists=True, dir_okay=False))
+@pass_ctx
+def archive_import(c: Ctx, file: str) -> None:
+    """Check every file of an archive and add the game to this home."""
+    from pbem import archive
+
+    gs, d = archive.import_archive(c.session(), Path(file).read_bytes())
+    seat = f"as {d.my_seat}" if d.my_seat else "as an observer"
+    click.echo(f"game {gs.root.name[:12]} imported {seat}: {len(gs.files())} files, at file {d.seq}")
+
+
 # -- turns ------------------------------------------------------------------
 @cli.command()
 @click.argument("files", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False))
@@ -394,13 +444,24 @@ def verify(c: Ctx, game_ref: str | None, all_games: bool) -> None:
         raise InvalidInput("name a GAME or pass --all")
     s = c.session()
     games = store.all_games(c.home) if all_games else [store.find_game(c.home, game_ref or "")]
+    from pbem import audit
+
+    bad = 0
     for gs in games:
+        rep = audit.audit(s, gs)
         d = game.derive(s, gs)
         n = len(gs.files())
         evid = sorted(p.name for p in gs.evidence_dir.iterdir()) if gs.evidence_dir.is_dir() else []
         click.echo(f"game {gs.root.name[:12]}: {n} files verified, at file {d.seq}: ok")
+        if d.reveals:
+            click.echo(f"  {audit.summary(d, rep)}")
+            for v in rep.violations:
+                click.echo(f"  violation: {v}")
+            bad += len(rep.violations)
         if evid:
             click.echo(f"  evidence of equivocation kept: {', '.join(evid)}")
+    if bad:
+        raise PbemError(f"{bad} violation(s) found", hint="the lines above name each file, seat and problem")
 
 
 @cli.command()
@@ -419,13 +480,34 @@ def status(c: Ctx) -> None:
             click.echo(f"{head}  waiting for joins: {', '.join(d.waiting_for_joins)}")
             continue
         pend = d.pending()
-        if pend is None:
+        if d.closed:
+            waiting = [x for x in d.con.seats if x not in d.reveals]
+            click.echo(f"{head}  ended; " + (f"waiting for reveals from {', '.join(waiting)}"
+                                             if waiting else "all revealed: 'pbem verify' audits it"))
+        elif pend is None:
             click.echo(f"{head}  over: {d.rules.result(d.public)}")
+        elif pend.seat == d.my_seat:
+            click.echo(f"{head}  file {d.seq}  YOUR MOVE: {pend.phase}")
         else:
-            who = "YOUR MOVE" if pend.seat == d.my_seat else f"waiting for {pend.seat}"
-            click.echo(f"{head}  file {d.seq}  {who}: {pend.phase}")
+            since = d.log[-1]["time"] if d.log else d.con.proposal.header["time"]
+            click.echo(f"{head}  file {d.seq}  waiting for file {d.seq + 1} from {pend.seat} "
+                       f"({pend.phase}), their move since {_ago(since, s.clock())}")
     for p in inv:
         click.echo(f"{p.stem[:12]}  invitation: pbem game join {p}")
+
+
+def _ago(then: int, now: int) -> str:
+    import datetime
+
+    dt = max(0, now - then)
+    when = datetime.datetime.fromtimestamp(then, datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")
+    if dt < 3600:
+        rel = f"{dt // 60} min"
+    elif dt < 2 * 86400:
+        rel = f"{dt // 3600} h"
+    else:
+        rel = f"{dt // 86400} days"
+    return f"{when} ({rel} ago)"
 
 
 @cli.command("games")

@@ -111,13 +111,17 @@ class EngineContext:
     def __init__(self, params: GameParams, est: dict[str, Any], seat: str, seq: int, *,
                  author_mode: bool, payload: Payload | None = None,
                  tree: dice.SeedTree | None = None, secrets: dict[str, Any] | None = None,
-                 rng: Rng | None = None) -> None:
+                 rng: Rng | None = None, audit: dict[str, Any] | None = None) -> None:
         self.params = params
         self.game_id = params.game_id
         self.est = est
         self.seat = seat
         self.seq = seq
-        self.author_mode = author_mode
+        # In an audit (after the game, with every secret revealed) the rules see
+        # the author's view, but the engine checks the file instead of making one.
+        self.author_mode = author_mode or audit is not None
+        self.audit = audit
+        self._produce = author_mode and audit is None
         self.tree = tree
         self.secrets = secrets or {"openings": {}, "secret_rolls": {}}
         self.rng = rng
@@ -175,7 +179,7 @@ class EngineContext:
 
     def roll(self, sides: int, purpose: str, count: int = 1) -> list[int]:
         k = self.est["used"][self.seat]
-        if self.author_mode:
+        if self._produce:
             rel = self._own_release(k)
             values = self._values(k, rel.seed, sides, count)
             self.payload.public["rolls"].append(
@@ -200,7 +204,7 @@ class EngineContext:
         k = self.est["used"][self.seat]
         ref = f"{self.seat}.{k}"
         values: list[int] | None = None
-        if self.author_mode:
+        if self._produce:
             rel = self._own_release(k)
             values = self._values(k, rel.seed, sides, count)
             self.payload.public["rolls"].append(
@@ -212,6 +216,13 @@ class EngineContext:
             rec = self._next_record(sides, purpose, count, True)
             if rec.get("values") is not None:
                 raise FileRejected("a secret roll's values were published")
+            if self.audit is not None:
+                assert self.tree is not None
+                values = self._values(k, self.tree.seed(self.params.slot(self.seat, k)), sides, count)
+                claimed = self.audit["secret_rolls"].get(ref, {}).get("values")
+                if claimed != values:
+                    raise FileRejected(f"secret roll {ref} ({purpose}): the author used {claimed}, "
+                                       f"the committed seeds give {values}")
         self.est["used"][self.seat] = k + 1
         self.est["revealed_rolls"][ref] = None
         return SecretRoll(ref, values)
@@ -223,7 +234,7 @@ class EngineContext:
         if self.est["revealed_rolls"][ref] is not None:
             raise FileRejected(f"roll {ref} was revealed already")
         k = int(ks)
-        if self.author_mode:
+        if self._produce:
             info = self.secrets["secret_rolls"].get(ref)
             if info is None:
                 raise StateError(f"this tool does not hold secret roll {ref}")
@@ -249,7 +260,7 @@ class EngineContext:
     def commit(self, label: str, value: Any, context: str = "") -> str:
         ref = f"{self.seq}.{self._commit_i}"
         ctx = f"{self.seq}:{context}"
-        if self.author_mode:
+        if self._produce:
             c, o = commitments.commit(label, self.game_id, self.seat, ctx, value, self.rng)
             self.payload.commits.append(c.to_wire())
             self.payload.private["openings"][ref] = o.to_wire()
@@ -260,6 +271,15 @@ class EngineContext:
             c = commitments.Commitment.from_wire(self.payload.commits[self._commit_i])
             if (c.label, c.seat, c.context) != (label, self.seat, ctx):
                 raise FileRejected(f"commitment {ref} is labelled differently from what the rules made")
+            if self.audit is not None:
+                o = self.audit["openings"].get(ref)
+                if o is None:
+                    raise FileRejected(f"the author's private part lacks the opening of {ref}")
+                opening = commitments.Opening.from_wire(o)
+                commitments.check(c, self.game_id, opening)
+                if opening.value != value:
+                    raise FileRejected(f"commitment {ref} ({label}) sealed {opening.value!r}, "
+                                       f"but the author's orders give {value!r}")
         self._commit_i += 1
         self.est["commits"][ref] = commitments.Commitment(label, self.seat, ctx, c.digest).to_wire()
         return ref
@@ -272,7 +292,7 @@ class EngineContext:
             raise FileRejected(f"{self.seat} cannot open {c.seat}'s commitment {ref}")
         if ref in self.est["opened"]:
             return self.est["opened"][ref]["value"]
-        if self.author_mode:
+        if self._produce:
             o = self.secrets["openings"].get(ref)
             if o is None:
                 raise StateError(f"this tool does not hold the opening of commitment {ref}")
@@ -300,7 +320,7 @@ class EngineContext:
 
     def finish(self) -> None:
         """Replay mode: everything the file records must have been consumed by the rules."""
-        if self.author_mode:
+        if self._produce:
             self.payload.public["events"] = self.events
             self.payload.private["events"] = self.private_events
             return

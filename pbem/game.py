@@ -75,6 +75,19 @@ class Derived:
     secrets: dict[str, Any] = field(default_factory=lambda: {"openings": {}, "secret_rolls": {}})
     log: list[dict[str, Any]] = field(default_factory=list)
     master: bytes | None = None
+    keys: Keyring | None = None
+    reveals: dict[str, SignedFile] = field(default_factory=dict)
+    violations: list[str] = field(default_factory=list)
+
+    @property
+    def closed(self) -> bool:
+        """A game is closed once any player has revealed its secrets."""
+        return bool(self.reveals)
+
+    @property
+    def keyring(self) -> Keyring:
+        assert self.keys is not None
+        return self.keys
 
     @property
     def started(self) -> bool:
@@ -101,14 +114,36 @@ class Derived:
         return dice.SeedTree(self.master, self.con.game_id, self.my_seat, self.params.depth)
 
 
-def _decrypt(blob: bytes, ident: Identity, what: str) -> Any:
-    try:
-        plain = age.decrypt(blob, [ident.age_identity])
-    except age.NoMatchError:
-        raise NotAddressedToYou(f"{what} is not encrypted to your key") from None
-    except age.AgeError as e:
-        raise TamperedCiphertext(f"{what} cannot be decrypted: {e}") from None
-    return canonical.decode(plain)
+class Keyring:
+    """Opens encrypted parts: with this player's key, or with file keys published in reveals.
+
+    Labels name a part: "<seq>/public" or "<seq>/<seat>".
+    """
+
+    def __init__(self, ident: Identity) -> None:
+        self.ident = ident
+        self.file_keys: dict[str, bytes] = {}
+
+    def can_open(self, label: str, blob: bytes) -> bool:
+        if label in self.file_keys:
+            return True
+        try:
+            age.unwrap_file_key(blob, [self.ident.age_identity])
+        except age.AgeError:
+            return False
+        return True
+
+    def open(self, label: str, blob: bytes, what: str) -> Any:
+        try:
+            if label in self.file_keys:
+                plain = age.decrypt_with_file_key(blob, self.file_keys[label])
+            else:
+                plain = age.decrypt(blob, [self.ident.age_identity])
+        except age.NoMatchError:
+            raise NotAddressedToYou(f"{what} is not encrypted to your key") from None
+        except age.AgeError as e:
+            raise TamperedCiphertext(f"{what} cannot be decrypted: {e}") from None
+        return canonical.decode(plain)
 
 
 def _start(d: Derived) -> None:
@@ -123,7 +158,7 @@ def _start(d: Derived) -> None:
 
 def begin(session: Session, proposal: SignedFile) -> Derived:
     con = read_proposal(proposal)
-    d = Derived(con=con, my_seat=con.seat_of(session.ident.card()))
+    d = Derived(con=con, my_seat=con.seat_of(session.ident.card()), keys=Keyring(session.ident))
     d.est = new_engine_state(con.seats)
     d.roots[con.host] = proposal.header["seed_root"]
     apply_releases(d.params, d.est, con.host, proposal.header["releases"], require_window=True)
@@ -197,10 +232,13 @@ def apply_turn(session: Session, d: Derived, f: SignedFile) -> None:
         raise FileRejected(f"file {f.seq} claims phase {h['phase']!r}; the game is in {pend.phase!r}")
     if set(h["private"]) != set(con.seats):
         raise FileRejected(f"file {f.seq} must carry one private part per seat")
-    if d.my_seat is None:
-        raise NotAddressedToYou("you hold no seat in this game")
-    public = _decrypt(h["public"], session.ident, f"the public part of file {f.seq}")
-    mine = _decrypt(h["private"][d.my_seat], session.ident, f"your private part of file {f.seq}")
+    if d.closed:
+        raise StateError("the game is closed: secrets were revealed; no more turns are accepted")
+    public = d.keyring.open(f"{f.seq}/public", h["public"], f"the public part of file {f.seq}")
+    mine = None
+    if d.my_seat is not None:
+        mine = d.keyring.open(f"{f.seq}/{d.my_seat}", h["private"][d.my_seat],
+                              f"your private part of file {f.seq}")
     payload = payload_from_wire(public, h["commits"])
     est = clone(d.est)
     ctx = EngineContext(d.params, est, f.author, f.seq, author_mode=False, payload=payload)
@@ -234,20 +272,57 @@ def derive(session: Session, store: GameStore) -> Derived:
     files = store.files()
     if not files or files[0].kind != "proposal":
         raise NotFound(f"game folder {store.root} holds no proposal")
+    from pbem import reveal
+
     d = begin(session, turnfile.parse(files[0].read()))
-    for sf in files[1:]:
-        f = turnfile.parse(sf.read())
+    parsed = [(sf, turnfile.parse(sf.read())) for sf in files[1:]]
+    # Reveals publish file keys; load them first so a seatless observer can read the game.
+    reveal.preload_keys(d, [f for _, f in parsed if f.kind == "reveal"])
+    for sf, f in parsed:
         if f.kind == "join":
             add_join(session, d, f)
         elif f.kind == "turn":
             if f.seq != d.seq + 1 or f.prev != d.last_hash:
                 raise BrokenChain(f"stored file {sf.path.name} does not follow file {d.seq}")
             apply_turn(session, d, f)
+        elif f.kind == "reveal":
+            reveal.add_reveal(d, store, f)
     return d
 
 
+CACHED = ("seq", "last_hash", "public", "private", "secrets", "log", "est")
+
+
+def _cache_key(files: list[Any]) -> bytes:
+    from pbem.hashing import lhash
+
+    return lhash("pbem/v1/cache-key", *[f.path.name for f in files],
+                 *[turnfile.file_hash(f.read()) for f in files[-1:]])
+
+
+def save_cache(store: GameStore, d: Derived) -> None:
+    store.save_cache({"key": _cache_key(store.files()), **{k: getattr(d, k) for k in CACHED}})
+
+
 def load(session: Session, store: GameStore) -> Derived:
-    return derive(session, store)
+    """The game's state: from the cache when it matches the files, else replayed from them.
+
+    Never writes: a command that fails must leave the home as it was.
+    """
+    files = store.files()
+    cache = store.load_cache()
+    if (cache is None or not files or cache.get("key") != _cache_key(files)
+            or any(sf.kind == "reveal" for sf in files)):
+        return derive(session, store)
+    d = begin(session, turnfile.parse(files[0].read()))
+    for sf in files[1:]:
+        if sf.kind == "join":
+            add_join(session, d, turnfile.parse(sf.read()))
+    if not d.started:
+        return derive(session, store)
+    for k in CACHED:
+        setattr(d, k, cache[k])
+    return d
 
 
 def produce_turn(session: Session, store: GameStore, d: Derived, orders_text: str) -> bytes:
@@ -299,6 +374,7 @@ def play(session: Session, store: GameStore, orders_text: str) -> tuple[SignedFi
     apply_turn(session, d, f)
     store.add(f.seq, "turn", f.author, data)
     store.put_outbox(_outbox_name(f), data)
+    save_cache(store, d)
     return f, d
 
 
@@ -345,6 +421,7 @@ def receive(session: Session, data: bytes) -> Received:
             return Received(f.game, f.kind, 0, f.author, "duplicate")
         add_join(session, d, f)
         store.add(0, "join", f.author, data)
+        save_cache(store, d)
         return Received(f.game, f.kind, 0, f.author, "added")
     if f.kind == "turn":
         try:
@@ -355,8 +432,31 @@ def receive(session: Session, data: bytes) -> Received:
             raise
         apply_turn(session, d, f)
         store.add(f.seq, "turn", f.author, data)
+        save_cache(store, d)
         return Received(f.game, f.kind, f.seq, f.author, "added")
-    raise Unsupported(f"receiving {f.kind} files is not supported yet")
+    if f.kind == "reveal":
+        from pbem import reveal
+
+        have = store.find(f.seq, "reveal", f.author)
+        if have and have[0].read() == data:
+            return Received(f.game, f.kind, f.seq, f.author, "duplicate")
+        reveal.add_reveal(d, store, f)
+        store.add(f.seq, "reveal", f.author, data)
+        return Received(f.game, f.kind, f.seq, f.author, "added")
+    raise Unsupported(f"receiving {f.kind} files is not supported")
+
+
+def end(session: Session, store: GameStore) -> tuple[SignedFile, Derived]:
+    """Write this player's reveal: the game is over, or the players agreed to stop."""
+    from pbem import reveal
+
+    d = derive(session, store)
+    data = reveal.make_reveal(session, store, d)
+    f = turnfile.parse(data)
+    reveal.add_reveal(d, store, f)
+    store.add(f.seq, "reveal", f.author, data)
+    store.put_outbox(_outbox_name(f), data)
+    return f, d
 
 
 def join(session: Session, proposal_data: bytes) -> tuple[SignedFile, Derived]:
@@ -376,6 +476,7 @@ def join(session: Session, proposal_data: bytes) -> tuple[SignedFile, Derived]:
     store.add(0, "proposal", p.author, proposal_data)
     store.add(0, "join", jf.author, data)
     store.put_outbox(_outbox_name(jf), data)
+    save_cache(store, d)
     inv = session.home.invitations / f"{p.game.hex()}.pbem"
     if inv.exists():
         inv.unlink()
@@ -388,5 +489,6 @@ def create(session: Session, proposal_data: bytes) -> Derived:
     d = begin(session, p)
     store.add(0, "proposal", p.author, proposal_data)
     store.put_outbox(_outbox_name(p), proposal_data)
+    save_cache(store, d)
     return d
 

@@ -177,6 +177,10 @@ class RulesModule(abc.ABC):
         """A commented order file listing what ``seat`` may do now."""
         return "# no template for this game\n"
 
+    def demo_script(self, scenario: str) -> str | None:
+        """A scripted game for `make demo`: blocks of `ORDERS <seat>` ... `END` (see pbem.demo)."""
+        return None
+
     def case_prestate(self, lines: list[tuple[int, str]]) -> tuple[Any, dict[str, Any]]:
         """Build (public, private-by-seat) from a rules case's PRESTATE lines (see pbem.cases)."""
         raise NotImplementedError(f"{self.name} has no rules cases")

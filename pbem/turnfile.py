@@ -48,8 +48,9 @@ KINDS: dict[str, dict[str, type | tuple[type, ...]]] = {
     # One phase's orders.
     "turn": {"phase": str, "rules_hash": bytes, "scenario_hash": bytes, "public": bytes,
              "private": dict, "commits": list, "digest": bytes},
-    # End of game: opens everything the author still holds sealed.
-    "reveal": {"public": bytes, "digest": bytes},
+    # End of game: opens everything the author still holds sealed, in the clear,
+    # so that anyone holding the archive can audit the game with no private key.
+    "reveal": {"reason": str, "payload": bytes},
 }
 
 

@@ -54,7 +54,7 @@ def two(tmp_path: Path) -> tuple[Home, Home, str]:
 def test_two_homes_three_turns_verify(two: tuple[Home, Home, str], tmp_path: Path) -> None:
     red, blue, gid = two
     assert "YOUR MOVE" in red("status").output
-    assert "waiting for red" in blue("status").output
+    assert "waiting for file 1 from red" in blue("status").output
     orders = tmp_path / "o.txt"
     for player, other, text in [(red, blue, "roll\nseal 2\n"), (blue, red, "roll\n"), (red, blue, "open\n")]:
         orders.write_text(text)
@@ -168,3 +168,25 @@ def test_stock_tools_open_and_check_a_turn_file(two: tuple[Home, Home, str], tmp
     msg.write_bytes(bytes(data))
     bad2 = subprocess.run([_need("minisign"), "-V", "-p", str(pub), "-m", str(msg)], capture_output=True)
     assert bad2.returncode != 0
+
+
+def test_end_export_observer_verify(two: tuple[Home, Home, str], tmp_path: Path) -> None:
+    red, blue, gid = two
+    orders = tmp_path / "o.txt"
+    orders.write_text("seal 2\nroll\n")
+    red("play", gid, "--orders", str(orders))
+    blue("receive", str(_last_outbox(red)))
+    r = red("game", "end", gid, ok=False)
+    assert r.exit_code == ExitCode.GENERIC and "--agree" in r.output
+    red("game", "end", gid, "--agree")
+    blue("receive", str(_last_outbox(red)))
+    assert "waiting for reveals from blue" in blue("status").output
+    blue("game", "end", gid, "--agree")
+    red("receive", str(_last_outbox(blue)))
+    assert "no violation" in red("verify", gid).output
+    arc = tmp_path / "game.pbemarchive"
+    red("archive", "export", gid, "-o", str(arc))
+    obs = Home(tmp_path, "obs")
+    obs("key", "new", "--name", "Obs", "--email", "obs@example.org", "--work-factor", "10")
+    assert "as an observer" in obs("archive", "import", str(arc)).output
+    assert "no violation" in obs("verify", gid).output

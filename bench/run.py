@@ -1,0 +1,101 @@
+"""pbem benchmarks: speed targets live here, never in timed tests.
+
+Run with `make bench`. Prints one line per measurement and writes
+bench-out/results.json. Targets (on the 2-core reference machine):
+seal or open of a 16 KB turn file for 3 recipients under 20 ms; at least
+2,000 signature checks per second; `pbem play` of one USE phase under 2 s.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import statistics
+import sys
+import time
+from pathlib import Path
+from typing import Callable
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tests"))
+
+from pbem import age, canonical, ed25519, turnfile  # noqa: E402
+from pbem.identity import new_identity  # noqa: E402
+
+TARGETS = {"seal_16k_3r_ms": 20.0, "open_16k_3r_ms": 20.0, "sig_checks_per_s": 2000.0,
+           "use_play_phase_s": 2.0}
+
+
+def timeit(fn: Callable[[], object], n: int) -> float:
+    fn()
+    samples = []
+    for _ in range(n):
+        t = time.perf_counter()
+        fn()
+        samples.append(time.perf_counter() - t)
+    return statistics.median(samples)
+
+
+def bench_turnfile() -> dict[str, float]:
+    players = [new_identity(f"P{i}", f"p{i}@x", rng=os.urandom) for i in range(3)]
+    recips = [p.age_recipient for p in players]
+    payload = canonical.encode({"orders": os.urandom(16 * 1024)})
+    author = players[0]
+
+    def seal() -> bytes:
+        header = {
+            "v": 1, "kind": "turn", "game": bytes(16), "seq": 1, "prev": bytes(32), "author": "a",
+            "time": 0, "phase": "p", "rules_hash": bytes(32), "scenario_hash": bytes(32),
+            "public": age.encrypt(payload, recips),
+            "private": {f"s{i}": age.encrypt(b"{}", [r]) for i, r in enumerate(recips)},
+            "commits": [], "digest": bytes(32),
+        }
+        return turnfile.seal(header, author.sign)
+
+    data = seal()
+    reader = players[1]
+
+    def open_() -> None:
+        f = turnfile.parse(data)
+        f.verify_signature(author.signing_key)
+        age.decrypt(f.header["public"], [reader.age_identity])
+        age.decrypt(f.header["private"]["s1"], [reader.age_identity])
+
+    pub = author.signing_key
+    msg = os.urandom(200)
+    sig = author.sign(msg)
+    n = 2000
+    t = time.perf_counter()
+    for _ in range(n):
+        ed25519.verify(pub, msg, sig)
+    rate = n / (time.perf_counter() - t)
+    return {"turn_file_bytes": float(len(data)), "seal_16k_3r_ms": timeit(seal, 50) * 1000,
+            "open_16k_3r_ms": timeit(open_, 50) * 1000, "sig_checks_per_s": rate}
+
+
+def bench_use_play() -> dict[str, float]:
+    try:
+        from bench_use import play_phase_seconds  # type: ignore[import-not-found]
+    except ImportError:
+        return {}
+    return {"use_play_phase_s": play_phase_seconds()}
+
+
+def main() -> None:
+    results = bench_turnfile()
+    sys.path.insert(0, str(Path(__file__).parent))
+    results.update(bench_use_play())
+    out = ROOT / "bench-out"
+    out.mkdir(exist_ok=True)
+    (out / "results.json").write_text(json.dumps(results, indent=2))
+    for k, v in results.items():
+        target = TARGETS.get(k)
+        verdict = ""
+        if target is not None:
+            good = v >= target if k.endswith("per_s") else v <= target
+            verdict = f"  (target {'>=' if k.endswith('per_s') else '<='} {target:g}: {'ok' if good else 'MISSED'})"
+        print(f"{k:22} {v:12.2f}{verdict}")
+
+
+if __name__ == "__main__":
+    main()

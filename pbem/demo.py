@@ -1,0 +1,140 @@
+"""`make demo`: a real game played over the real protocol, through the real CLI.
+
+Every step runs the installed ``pbem`` command in a subprocess, as players
+would: two homes with their own identities (passphrase-protected, scrypt work
+factor 18), a proposal, a join, then the turn files of a scripted game, each
+file carried from one home to the other as a mail attachment would be. The
+script of orders comes from the game's rules module (``demo_script``), so
+this front names no game.
+
+Output, under --out (default demo-out/):
+  homes/<seat>/   each player's pbem home
+  files/          every file that travelled, in order
+  orders/         every order file that was played
+  log.txt         every command and its output
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from pbem import rulesapi
+
+
+class Demo:
+    def __init__(self, out: Path) -> None:
+        self.out = out
+        self.log = (out / "log.txt").open("w", encoding="utf-8")
+        self.exe = [sys.executable, "-m", "pbem.cli"]
+        self.sent = 0
+
+    def home(self, seat: str) -> Path:
+        return self.out / "homes" / seat
+
+    def run(self, seat: str, *args: str, ok: bool = True) -> str:
+        env = {**os.environ, "PBEM_PASSPHRASE": f"demo passphrase of {seat}"}
+        env.pop("PBEM_HOME", None)
+        cmd = [*self.exe, "--home", str(self.home(seat)), *args]
+        t = time.perf_counter()
+        p = subprocess.run(cmd, capture_output=True, text=True, env=env)
+        dt = time.perf_counter() - t
+        self.log.write(f"$ [{seat}] pbem {' '.join(args)}   ({dt:.2f}s)\n{p.stdout}{p.stderr}\n")
+        self.log.flush()
+        if ok and p.returncode != 0:
+            sys.stderr.write(f"demo step failed: [{seat}] pbem {' '.join(args)}\n{p.stdout}{p.stderr}")
+            raise SystemExit(1)
+        return p.stdout
+
+    def newest_outbox(self, seat: str) -> Path:
+        files = sorted(self.home(seat).glob("data/games/*/outbox/*.pbem"), key=lambda p: p.stat().st_mtime_ns)
+        return files[-1]
+
+    def carry(self, src: Path) -> Path:
+        """What mail does: the file leaves one home and lands in files/."""
+        self.sent += 1
+        dst = self.out / "files" / src.name
+        shutil.copyfile(src, dst)
+        return dst
+
+
+def parse_script(text: str) -> list[tuple[str, str]]:
+    """Blocks of `ORDERS <seat>` ... `END`; returns (seat, order text) in order."""
+    steps: list[tuple[str, str]] = []
+    seat: str | None = None
+    buf: list[str] = []
+    for line in text.splitlines():
+        if line.startswith("ORDERS "):
+            seat, buf = line.split(None, 1)[1].strip(), []
+        elif line.strip() == "END" and seat is not None:
+            steps.append((seat, "\n".join(buf) + "\n"))
+            seat = None
+        elif seat is not None:
+            buf.append(line)
+    return steps
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    ap.add_argument("--out", default="demo-out")
+    ap.add_argument("--rules", default="use")
+    ap.add_argument("--scenario", default="france-1940")
+    a = ap.parse_args()
+    out = Path(a.out).resolve()
+    if out.exists():
+        shutil.rmtree(out)
+    for sub in ("homes", "files", "orders"):
+        (out / sub).mkdir(parents=True)
+    rules = rulesapi.get(a.rules)
+    scen = rules.load_scenario(a.scenario)
+    script = rules.demo_script(a.scenario)
+    d = Demo(out)
+    seats = list(scen.seats)
+    host = seats[0]
+    print(f"pbem demo: {rules.title}, scenario {scen.title}; seats {', '.join(seats)}")
+    for seat in seats:
+        d.run(seat, "key", "new", "--name", f"{seat.title()} Player", "--email", f"{seat}@example.org")
+        d.run(seat, "key", "card", "-o", str(out / f"{seat}.card"))
+    fprs = {s: d.run(s, "key", "fingerprint").strip() for s in seats}
+    args = ["game", "new", "--rules", a.rules, "--scenario", a.scenario]
+    for s in seats:
+        args += ["--seat", f"{s}=me" if s == host else f"{s}={out / (s + '.card')}"]
+    d.run(host, *args)
+    proposal = d.carry(d.newest_outbox(host))
+    print(f"  {host} proposed the game: {proposal.name}")
+    for s in seats[1:]:
+        expect = [x for o in seats if o != s for x in ("--expect", f"{o}={fprs[o]}")]
+        d.run(s, "game", "join", str(proposal), *expect)
+        j = d.carry(d.newest_outbox(s))
+        for o in seats:
+            if o != s:
+                d.run(o, "receive", str(j))
+        print(f"  {s} checked the fingerprints and joined: {j.name}")
+    game_id = proposal.name.split("-")[0]
+    for i, (seat, text) in enumerate(script and parse_script(script) or [], start=1):
+        of = out / "orders" / f"{i:03d}-{seat}.txt"
+        of.write_text(text, encoding="utf-8")
+        d.run(seat, "orders", "check", game_id, "--orders", str(of))
+        t = time.perf_counter()
+        d.run(seat, "play", game_id, "--orders", str(of))
+        dt = time.perf_counter() - t
+        f = d.carry(d.newest_outbox(seat))
+        for o in seats:
+            if o != seat:
+                d.run(o, "receive", str(f))
+        first = next((ln for ln in text.splitlines() if ln.strip() and not ln.startswith("#")), "")
+        print(f"  file {i:2}: {seat:8} {first[:60]:60} ({dt:.1f}s)")
+    for s in seats:
+        print("  " + d.run(s, "verify", "--all").strip().replace("\n", "\n  ") + f"   [{s}]")
+        print("  " + d.run(s, "status").strip().replace("\n", "\n  ") + f"   [{s}]")
+    print(f"files that travelled: {d.sent} in {out / 'files'}")
+    print(f"homes: {out / 'homes'}; command log: {out / 'log.txt'}")
+
+
+if __name__ == "__main__":
+    main()

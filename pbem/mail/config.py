@@ -1,0 +1,267 @@
+"""Mail settings: the ``[mail]`` section of ``<config>/config.toml``, and passwords.
+
+Passwords never live in a file pbem reads: a config file is copied, backed up
+and pasted into bug reports far more often than a keyring is. So a
+``password`` key is refused outright (rather than ignored, which would leave
+the user believing it is used) and the password comes from the system keyring,
+an environment variable, or a prompt, in that order.
+"""
+
+from __future__ import annotations
+
+import getpass
+import ipaddress
+import os
+import sys
+import tomllib
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
+
+from pbem.errors import ExitCode, PbemError
+from pbem.paths import Home
+
+Security = Literal["ssl", "starttls", "none"]
+Kind = Literal["smtp", "imap"]
+# Given the kind ("smtp" or "imap"), returns the password for that server.
+PasswordProvider = Callable[[str], str]
+
+SECURITIES: tuple[Security, ...] = ("ssl", "starttls", "none")
+DEFAULT_PORTS: dict[str, dict[str, int]] = {
+    # RFC 8314: implicit TLS on 465/993, STARTTLS on the submission/IMAP ports.
+    "smtp": {"ssl": 465, "starttls": 587, "none": 25},
+    "imap": {"ssl": 993, "starttls": 143, "none": 143},
+}
+KEYRING_SERVICE = "pbem"
+ENV_PASSWORD = {"smtp": "PBEM_SMTP_PASSWORD", "imap": "PBEM_IMAP_PASSWORD"}
+
+
+class MailError(PbemError):
+    """A mail transport or mail configuration failure."""
+
+    exit_code = ExitCode.MAIL
+    default_hint = "check the [mail] section of your config.toml (see docs/mail.md)"
+
+    def __init__(self, message: str, *, hint: str | None = None) -> None:
+        super().__init__(message, hint=hint)
+        # Set by send_or_queue when the mail could not be sent but is safe in the outbox.
+        self.queued: Path | None = None
+
+
+class MailConfigError(MailError):
+    default_hint = "fix the [mail] section of your config.toml (see docs/mail.md)"
+
+
+@dataclass(frozen=True)
+class MailConfig:
+    sender: str  # the `from` key: "Name <addr>" or a bare address
+    smtp_host: str | None = None
+    smtp_port: int = 465
+    smtp_security: Security = "ssl"
+    smtp_user: str | None = None
+    imap_host: str | None = None
+    imap_port: int = 993
+    imap_security: Security = "ssl"
+    imap_user: str | None = None
+    imap_folder: str = "INBOX"
+    maildir: Path | None = None
+    outbox_only: bool = False
+    timeout: float = 30.0
+
+    def host(self, kind: Kind) -> str | None:
+        return self.smtp_host if kind == "smtp" else self.imap_host
+
+    def user(self, kind: Kind) -> str | None:
+        return self.smtp_user if kind == "smtp" else self.imap_user
+
+
+def is_loopback(host: str) -> bool:
+    """True for names and addresses that never leave this machine."""
+    h = host.strip().strip("[]").lower()
+    if h == "localhost" or h.endswith(".localhost"):
+        return True
+    try:
+        return ipaddress.ip_address(h).is_loopback
+    except ValueError:
+        return False
+
+
+_STR_KEYS = ("from", "smtp_host", "smtp_user", "imap_host", "imap_user", "imap_folder", "maildir")
+_KNOWN = {*_STR_KEYS, "smtp_port", "smtp_security", "imap_port", "imap_security", "outbox_only", "timeout"}
+
+
+def _find_password_keys(table: Mapping[str, Any], prefix: str = "") -> list[str]:
+    """Every key anywhere in the file that looks like it holds a password."""
+    out = []
+    for k, v in table.items():
+        name = f"{prefix}{k}"
+        if "password" in k.lower() or k.lower() in ("pass", "passwd"):
+            out.append(name)
+        if isinstance(v, dict):
+            out.extend(_find_password_keys(v, name + "."))
+    return out
+
+
+def parse_config(doc: Mapping[str, Any], source: str = "config.toml") -> MailConfig | None:
+    """Check a parsed TOML document; every problem is reported at once, each with its key."""
+    secrets = _find_password_keys(doc)
+    if secrets:
+        raise MailConfigError(
+            f"{source}: refusing a config file that holds a password ({', '.join(secrets)})",
+            hint="delete that key; put the password in your system keyring (service 'pbem') "
+                 "or in PBEM_SMTP_PASSWORD / PBEM_IMAP_PASSWORD (see docs/mail.md)")
+    if "mail" not in doc:
+        return None
+    m = doc["mail"]
+    if not isinstance(m, dict):
+        raise MailConfigError(f"{source}: 'mail' must be a table ([mail])")
+    problems: list[str] = []
+    for k in sorted(set(m) - _KNOWN):
+        problems.append(f"mail.{k}: unknown key")
+    for k in _STR_KEYS:
+        if k in m and (not isinstance(m[k], str) or not m[k].strip()):
+            problems.append(f"mail.{k}: must be a non-empty string")
+    for k in ("smtp_port", "imap_port"):
+        v = m.get(k)
+        # bool is an int subclass in Python; `port = true` is a mistake, not port 1.
+        if v is not None and (isinstance(v, bool) or not isinstance(v, int) or not 0 < v < 65536):
+            problems.append(f"mail.{k}: must be an integer from 1 to 65535")
+    if "outbox_only" in m and not isinstance(m["outbox_only"], bool):
+        problems.append("mail.outbox_only: must be true or false")
+    t = m.get("timeout")
+    if t is not None and (isinstance(t, bool) or not isinstance(t, int | float) or not 0 < t <= 600):
+        problems.append("mail.timeout: must be a number of seconds, above 0 and at most 600")
+    if "from" not in m:
+        problems.append("mail.from: missing (the address your opponents see and reply to)")
+    elif isinstance(m["from"], str) and "@" not in m["from"]:
+        problems.append("mail.from: not an email address")
+    outbox_only = m.get("outbox_only") is True
+    if not outbox_only and "smtp_host" not in m:
+        problems.append("mail.smtp_host: missing (or set outbox_only = true to only write .eml files)")
+    sec: dict[str, Security] = {}
+    for kind in ("smtp", "imap"):
+        key = f"{kind}_security"
+        v = m.get(key, "ssl")
+        if v not in SECURITIES:
+            problems.append(f"mail.{key}: must be one of {', '.join(repr(s) for s in SECURITIES)}")
+            continue
+        sec[kind] = v
+        host = m.get(f"{kind}_host")
+        # Without TLS the password and the mail cross the network in clear: only
+        # acceptable when they never leave this machine (a local relay, a test server).
+        if v == "none" and isinstance(host, str) and not is_loopback(host):
+            problems.append(f"mail.{key}: 'none' is only allowed for a loopback host, not {host!r}")
+    for kind in ("smtp", "imap"):
+        if f"{kind}_user" in m and f"{kind}_host" not in m:
+            problems.append(f"mail.{kind}_user: set, but mail.{kind}_host is missing")
+    if problems:
+        raise MailConfigError(f"{source}: " + "; ".join(problems))
+
+    def s(k: str) -> str | None:
+        v = m.get(k)
+        return v.strip() if isinstance(v, str) else None
+
+    def port(kind: str) -> int:
+        v = m.get(f"{kind}_port")
+        return int(v) if v is not None else DEFAULT_PORTS[kind][sec[kind]]
+
+    maildir = s("maildir")
+    return MailConfig(
+        sender=str(s("from")),
+        smtp_host=s("smtp_host"), smtp_port=port("smtp"), smtp_security=sec["smtp"], smtp_user=s("smtp_user"),
+        imap_host=s("imap_host"), imap_port=port("imap"), imap_security=sec["imap"], imap_user=s("imap_user"),
+        imap_folder=s("imap_folder") or "INBOX",
+        maildir=Path(maildir).expanduser() if maildir else None,
+        outbox_only=outbox_only,
+        timeout=float(t) if t is not None else 30.0,
+    )
+
+
+def load_config(home: Home) -> MailConfig | None:
+    """The mail settings of ``home``, or None when there are none (pbem then only writes .eml files)."""
+    path = home.config_file
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        return None
+    except OSError as e:
+        raise MailConfigError(f"cannot read {path}: {e.strerror}", hint="check the file's permissions") from None
+    try:
+        doc = tomllib.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError:
+        raise MailConfigError(f"{path} is not UTF-8 text") from None
+    except tomllib.TOMLDecodeError as e:
+        raise MailConfigError(f"{path} is not valid TOML: {e}") from None
+    return parse_config(doc, str(path))
+
+
+def keyring_username(cfg: MailConfig, kind: Kind) -> str:
+    return f"{kind}:{cfg.user(kind)}@{cfg.host(kind)}"
+
+
+def _from_keyring(service: str, username: str) -> str | None:
+    try:
+        import keyring  # optional: not every system has a keyring, and pbem must work without one
+    except ImportError:
+        return None
+    try:
+        value = keyring.get_password(service, username)
+    except Exception:  # noqa: BLE001 - keyring backends raise anything (D-Bus down, locked, no backend)
+        return None
+    return value if isinstance(value, str) and value else None
+
+
+def password(
+    cfg: MailConfig,
+    kind: Kind,
+    *,
+    env: Mapping[str, str] | None = None,
+    interactive: bool | None = None,
+    prompt: Callable[[str], str] = getpass.getpass,
+    keyring_lookup: Callable[[str, str], str | None] = _from_keyring,
+) -> str:
+    """The password for the ``kind`` server: keyring, then environment, then a prompt on a terminal."""
+    env = os.environ if env is None else env
+    var = ENV_PASSWORD[kind]
+    found = keyring_lookup(KEYRING_SERVICE, keyring_username(cfg, kind))
+    if found:
+        return found
+    if env.get(var):
+        return env[var]
+    if interactive is None:
+        interactive = sys.stdin is not None and sys.stdin.isatty()
+    if interactive:
+        try:
+            value = prompt(f"{kind.upper()} password for {cfg.user(kind)}@{cfg.host(kind)}: ")
+        except (EOFError, KeyboardInterrupt):
+            value = ""
+        if value:
+            return value
+    raise MailError(
+        f"no {kind.upper()} password for {cfg.user(kind)}@{cfg.host(kind)}",
+        hint=f"set {var}, or store it in your keyring: "
+             f"keyring set {KEYRING_SERVICE} {keyring_username(cfg, kind)}")
+
+
+def password_provider(cfg: MailConfig) -> PasswordProvider:
+    """The default provider: :func:`password` for this config."""
+
+    def provide(kind: str) -> str:
+        if kind not in ("smtp", "imap"):
+            raise ValueError(f"unknown server kind {kind!r}")
+        return password(cfg, "smtp" if kind == "smtp" else "imap")
+
+    return provide
+
+
+def remembering(provide: PasswordProvider) -> PasswordProvider:
+    """``provide``, asked at most once per kind (one prompt for a batch of mails)."""
+    seen: dict[str, str] = {}
+
+    def wrapped(kind: str) -> str:
+        if kind not in seen:
+            seen[kind] = provide(kind)
+        return seen[kind]
+
+    return wrapped
