@@ -45,3 +45,7 @@ lint: $(STAMP)
 
 clean:
 	rm -rf $(VENV) demo-out bench-out .mypy_cache .ruff_cache
+
+# SIGKILL pbem at random points, at least 200 times (CI runs a smaller count).
+soak: $(STAMP)
+	PBEM_CRASH_COUNT=$${PBEM_CRASH_COUNT:-200} $(PY) -m pytest -q -s -p no:cacheprovider tests/test_crash.py

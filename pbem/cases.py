@@ -160,6 +160,9 @@ class ScriptedContext:
     def reveal_roll(self, ref: str) -> list[int]:
         return self.rolls[ref]
 
+    def reserve_rolls(self, count: int) -> None:
+        pass
+
     def commit(self, label: str, value: Any, context: str = "") -> str:
         ref = f"{self.seq}.{len(self.commitments)}"
         self.commitments[ref] = value

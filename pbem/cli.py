@@ -74,6 +74,10 @@ class PbemGroup(click.Group):
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
+            home = paths.resolve(ctx.params.get("home"))
+            if home.data.is_dir():
+                with store.HomeLock(home):
+                    return super().invoke(ctx)
             return super().invoke(ctx)
         except PbemError as e:
             _report(e)
@@ -243,7 +247,8 @@ def game_join(c: Ctx, proposal: str, expects: tuple[str, ...], yes: bool) -> Non
         click.confirm("Do these fingerprints match what your opponents told you?", abort=True)
     jf, d = game.join(s, data)
     gs = store.game_dir(c.home, d.con.game_id)
-    click.echo(f"joined as {jf.author}; send {gs.outbox / sorted(p.name for p in gs.outbox.iterdir())[-1]} to every player")
+    newest = gs.outbox / sorted(p.name for p in gs.outbox.iterdir())[-1]
+    click.echo(f"joined as {jf.author}; send {newest} to every player")
 
 
 @game_group.command("end")
@@ -474,6 +479,8 @@ def status(c: Ctx) -> None:
     if not games and not inv:
         click.echo("no games yet: propose one with 'pbem game new' or receive a proposal")
     for gs in games:
+        for msg in game.repair(s, gs):
+            click.echo(f"{gs.root.name[:12]}  repaired: {msg}")
         d = game.load(s, gs)
         head = f"{gs.root.name[:12]}  {d.con.h['rules']}/{d.con.h['scenario']}  you: {d.my_seat}"
         if not d.started:

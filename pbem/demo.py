@@ -116,7 +116,7 @@ def main() -> None:
                 d.run(o, "receive", str(j))
         print(f"  {s} checked the fingerprints and joined: {j.name}")
     game_id = proposal.name.split("-")[0]
-    for i, (seat, text) in enumerate(script and parse_script(script) or [], start=1):
+    for i, (seat, text) in enumerate((script and parse_script(script)) or [], start=1):
         of = out / "orders" / f"{i:03d}-{seat}.txt"
         of.write_text(text, encoding="utf-8")
         d.run(seat, "orders", "check", game_id, "--orders", str(of))

@@ -40,6 +40,18 @@ class GameParams:
     roots: dict[str, bytes]
     depth: int
     window: int
+    strict: bool = False
+
+    def release_target(self, est: dict[str, Any], roller: str) -> int:
+        """How many of ``roller``'s slots every other player must have released by now.
+
+        Window mode: the next ``window`` rolls, ahead of time. Strict mode:
+        only the rolls the roller reserved in an earlier signed file, so the
+        roller fixed its action before anyone released the seeds that decide it.
+        """
+        if self.strict:
+            return max(int(est["reserved"].get(roller, 0)), int(est["used"][roller]))
+        return int(est["used"][roller]) + self.window
 
     def slot(self, roller: str, k: int) -> int:
         i = dice.slot_index(self.seats.index(roller), k, len(self.seats))
@@ -56,6 +68,7 @@ def new_engine_state(seats: list[str]) -> dict[str, Any]:
         "commits": {},
         "opened": {},
         "revealed_rolls": {},
+        "reserved": {},
     }
 
 
@@ -76,7 +89,7 @@ def apply_releases(params: GameParams, est: dict[str, Any], releaser: str,
         rel[r.seat].append(r.seed)
     if require_window:
         for roller, seeds in rel.items():
-            if len(seeds) < est["used"][roller] + params.window:
+            if len(seeds) < params.release_target(est, roller):
                 raise FileRejected(
                     f"{releaser} did not release enough dice seeds for {roller}",
                     hint="the author's tool is not a conforming pbem; ask them to upgrade")
@@ -86,7 +99,7 @@ def make_releases(params: GameParams, est: dict[str, Any], tree: dice.SeedTree,
                   releaser: str) -> list[Any]:
     out: list[Any] = []
     for roller, seeds in est["released"][releaser].items():
-        for k in range(len(seeds), est["used"][roller] + params.window):
+        for k in range(len(seeds), params.release_target(est, roller)):
             idx = params.slot(roller, k)
             r = tree.release(idx)
             out.append(dice.SeedRelease(roller, idx, r.seed, r.proof).to_wire())
@@ -255,6 +268,20 @@ class EngineContext:
             values = self._values(k, seed, int(rec["sides"]), int(rec["count"]))
         self.est["revealed_rolls"][ref] = values
         return values
+
+    def reserve_rolls(self, count: int) -> None:
+        """Strict-mode hook: announce ``count`` rolls this seat will make in a later file.
+
+        The opponents release their seeds for those slots only in files signed
+        after this one, so the action that needs the rolls is fixed before
+        anyone (the roller included) can compute them. In window mode this is
+        a no-op: seeds are released ahead anyway.
+        """
+        if count < 0:
+            raise FileRejected("a negative roll reservation")
+        used = int(self.est["used"][self.seat])
+        current = int(self.est["reserved"].get(self.seat, used))
+        self.est["reserved"][self.seat] = max(current, used) + count
 
     # -- commitments --------------------------------------------------------
     def commit(self, label: str, value: Any, context: str = "") -> str:

@@ -365,7 +365,13 @@ def _outbox_name(f: SignedFile) -> str:
     return f"{f.game.hex()[:12]}-{f.seq:06d}-{f.kind}-{f.author}.pbem"
 
 
+def repair(session: Session, store: GameStore) -> list[str]:
+    d = load(session, store)
+    return store.repair(d.my_seat, lambda data: _outbox_name(turnfile.parse(data)))
+
+
 def play(session: Session, store: GameStore, orders_text: str) -> tuple[SignedFile, Derived]:
+    repair(session, store)
     d = load(session, store)
     data = produce_turn(session, store, d, orders_text)
     f = turnfile.parse(data)

@@ -23,7 +23,7 @@ from typing import Any
 
 from pbem import age, canonical, dice, rulesapi, turnfile
 from pbem.engine import GameParams, make_releases, new_engine_state
-from pbem.errors import InvalidInput, PbemError, NotAddressedToYou, StateError, Unsupported, WrongGame
+from pbem.errors import InvalidInput, NotAddressedToYou, PbemError, StateError, Unsupported, WrongGame
 from pbem.hashing import lhash
 from pbem.identity import Card, Identity
 from pbem.turnfile import SignedFile
@@ -69,7 +69,7 @@ class Constitution:
 
     def params(self, roots: dict[str, bytes]) -> GameParams:
         return GameParams(self.game_id, self.seats, roots, int(self.options["dice_depth"]),
-                          int(self.options["dice_window"]))
+                          int(self.options["dice_window"]), bool(self.options["strict_dice"]))
 
 
 def genesis_hash(proposal: SignedFile, joins: dict[str, SignedFile]) -> bytes:
@@ -97,7 +97,7 @@ def read_proposal(f: SignedFile) -> Constitution:
     opts.update(f.header["options"])
     depth, window = opts["dice_depth"], opts["dice_window"]
     if not (isinstance(depth, int) and 4 <= depth <= 20 and isinstance(window, int)
-            and 1 <= window <= 1024):
+            and 1 <= window <= 1024 and isinstance(opts["strict_dice"], bool)):
         raise InvalidInput("proposal: dice options out of range")
     return Constitution(f, cards, opts)
 
@@ -161,7 +161,7 @@ def make_proposal(ident: Identity, *, rules_name: str, scenario: str, my_seat: s
     tree = dice.SeedTree(master, game_id, my_seat, int(opts["dice_depth"]))
     seats = sorted(cards)
     params = GameParams(game_id, seats, {my_seat: tree.root}, int(opts["dice_depth"]),
-                        int(opts["dice_window"]))
+                        int(opts["dice_window"]), bool(opts["strict_dice"]))
     est = new_engine_state(seats)
     header = {
         "v": 1, "kind": "proposal", "game": game_id, "seq": 0, "prev": ZERO32,

@@ -90,6 +90,9 @@ class Context(Protocol):
     def reveal_roll(self, ref: str) -> list[int]:
         """Reveal a secret roll this author made earlier."""
 
+    def reserve_rolls(self, count: int) -> None:
+        """Announce rolls this seat will make in a later file (strict dice mode; else a no-op)."""
+
     def commit(self, label: str, value: Any, context: str = "") -> str:
         """Commit to a secret value; returns a reference ("seq.index")."""
 
@@ -212,8 +215,31 @@ def unregister(name: str) -> None:
     _registry.pop(name, None)
 
 
+def _load_extra() -> None:
+    """PBEM_RULES_MODULES="module:attr,...": rules modules in development, not installed.
+
+    For game authors (and pbem's own subprocess tests); an installed game
+    registers an entry point instead.
+    """
+    import importlib
+    import os
+
+    for spec in filter(None, os.environ.get("PBEM_RULES_MODULES", "").split(",")):
+        mod, _, attr = spec.strip().partition(":")
+        try:
+            obj = getattr(importlib.import_module(mod), attr or "RULES")
+        except Exception as exc:  # noqa: BLE001 - a broken game must not take the engine down
+            _broken[spec] = f"{type(exc).__name__}: {exc}"
+            continue
+        module = obj() if isinstance(obj, type) else obj
+        if isinstance(module, RulesModule):
+            _registry.setdefault(module.name, module)
+
+
 def _load_entry_points() -> None:
     from importlib.metadata import entry_points
+
+    _load_extra()
 
     for ep in entry_points(group="pbem.rules"):
         if ep.name in _registry or ep.name in _broken:

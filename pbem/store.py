@@ -73,7 +73,7 @@ class GameStore:
         return self.files_dir.is_dir()
 
     def files(self) -> list[StoredFile]:
-        out = []
+        out: list[StoredFile] = []
         if not self.files_dir.is_dir():
             return out
         for p in self.files_dir.iterdir():
@@ -104,6 +104,39 @@ class GameStore:
         atomic_write(path, data)
         return path
 
+    @property
+    def sent_dir(self) -> Path:
+        return self.root / "sent"
+
+    def repair(self, my_seat: str | None, outbox_name: Any) -> list[str]:
+        """Finish what a killed pbem left half-done; returns what was repaired.
+
+        A file is committed once it is in files/; copying it to outbox/ comes
+        second. A crash in between would leave a produced file that never gets
+        sent, so every file of ours in files/ that is neither in outbox/ nor in
+        sent/ is put back in the outbox. Temp files of interrupted atomic
+        writes are removed (a per-home lock keeps two pbem runs apart).
+        """
+        done: list[str] = []
+        for folder in (self.files_dir, self.outbox, self.root):
+            if folder.is_dir():
+                for p in folder.glob(".tmp-*"):
+                    p.unlink(missing_ok=True)
+                    done.append(f"removed interrupted write {p.name}")
+        if my_seat is None:
+            return done
+        sent = {p.name for p in self.sent_dir.iterdir()} if self.sent_dir.is_dir() else set()
+        queued = {p.name for p in self.outbox.iterdir()} if self.outbox.is_dir() else set()
+        for sf in self.files():
+            if sf.author != my_seat:
+                continue
+            data = sf.read()
+            name = outbox_name(data)
+            if name not in sent and name not in queued and not any(n.startswith(name) for n in sent):
+                self.put_outbox(name, data)
+                done.append(f"re-queued {name} for sending")
+        return done
+
     def load_cache(self) -> dict[str, Any] | None:
         try:
             data = self.cache_path.read_bytes()
@@ -116,6 +149,35 @@ class GameStore:
 
     def save_cache(self, state: dict[str, Any]) -> None:
         atomic_write(self.cache_path, canonical.encode({**state, "cache_version": CACHE_VERSION}))
+
+
+class HomeLock:
+    """One pbem at a time per home: an exclusive flock on <data>/.lock.
+
+    Two runs interleaving their writes could each pass their checks against
+    the same old state; the lock serializes them. It is released by the
+    kernel when the process dies, so a killed pbem never leaves it held.
+    """
+
+    def __init__(self, home: Home) -> None:
+        self.path = home.data / ".lock"
+        self.fd: int | None = None
+
+    def __enter__(self) -> HomeLock:
+        import fcntl
+        import os
+
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self.fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
+        fcntl.flock(self.fd, fcntl.LOCK_EX)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        import os
+
+        if self.fd is not None:
+            os.close(self.fd)
+            self.fd = None
 
 
 def game_dir(home: Home, game_id: bytes) -> GameStore:

@@ -35,7 +35,7 @@ MAX_FILE = 16 * 1024 * 1024
 MAX_BODY = MAX_FILE - 256
 MAX_PART = 8 * 1024 * 1024
 
-COMMON = {"v": int, "kind": str, "game": bytes, "seq": int, "prev": bytes, "author": str, "time": int}
+COMMON: dict[str, type] = {"v": int, "kind": str, "game": bytes, "seq": int, "prev": bytes, "author": str, "time": int}
 KINDS: dict[str, dict[str, type | tuple[type, ...]]] = {
     # The host's proposal: the game's constitution. Seed releases are public
     # (they only help compute *other* players' rolls, which also need the
@@ -151,8 +151,8 @@ def _check_header(h: dict[str, Any]) -> None:
     if kind not in KINDS:
         raise Unsupported(f"unknown file kind {kind!r}")
     extra = KINDS[kind]
-    for k, t in extra.items():
-        canonical.get(h, k, t, f"{kind} header")
+    for k2, t2 in extra.items():
+        canonical.get(h, k2, t2, f"{kind} header")
     unknown = set(h) - set(COMMON) - set(extra)
     if unknown:
         raise InvalidInput(f"{kind} header has unknown fields: {', '.join(sorted(unknown))}")

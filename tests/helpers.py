@@ -48,17 +48,17 @@ class Player:
         return self.session.home
 
 
-def make_player(root: Path, name: str) -> Player:
-    rng = DetRng(name)
+def make_player(root: Path, name: str, seed: str = "") -> Player:
+    rng = DetRng(seed + name)
     ident: Identity = new_identity(name.title(), f"{name}@example.org", rng=rng, now=lambda: 1.8e9)
     home = paths.resolve(root / name)
     return Player(name, game.Session(home, ident, rng=rng, now=Clock()))
 
 
-def start_duel(tmp: Path, scenario: str = "standard", **options: object
+def start_duel(tmp: Path, scenario: str = "standard", seed: str = "", **options: object
                ) -> tuple[Player, Player, bytes]:
     """red hosts, blue joins; returns (red, blue, game id)."""
-    red, blue = make_player(tmp, "red"), make_player(tmp, "blue")
+    red, blue = make_player(tmp, "red", seed), make_player(tmp, "blue", seed)
     data = genesis.make_proposal(red.session.ident, rules_name="duel", scenario=scenario,
                                  my_seat="red", cards={"red": red.card, "blue": blue.card},
                                  options=dict(options), rng=red.session.rng, now=1_800_000_000)

@@ -6,12 +6,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from helpers import Player, make_player, start_duel
 
 from pbem import archive, audit, canonical, game, store, turnfile
 from pbem.errors import PbemError, StateError
 from pbem.fsutil import snapshot
 from pbem.reveal import RevealMismatch
-from helpers import Player, make_player, start_duel
 
 
 def _turn(p: Player, other: Player, gid: bytes, orders: str) -> None:

@@ -162,7 +162,7 @@ def test_stock_tools_open_and_check_a_turn_file(two: tuple[Home, Home, str], tmp
     msg = outdir / f"{f.name}.signed"
     ok = subprocess.run([_need("minisign"), "-V", "-p", str(pub), "-m", str(msg)], capture_output=True, text=True)
     assert ok.returncode == 0, ok.stderr
-    assert f"seq=1 author=red" in ok.stdout
+    assert "seq=1 author=red" in ok.stdout
     data = bytearray(msg.read_bytes())
     data[-1] ^= 1
     msg.write_bytes(bytes(data))

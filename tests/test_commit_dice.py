@@ -6,9 +6,10 @@ import hashlib
 import math
 
 import pytest
+from helpers import DetRng
 
 from pbem import commit, dice, merkle
-from helpers import DetRng
+from pbem.errors import InvalidInput
 
 GAME = bytes(range(16))
 
@@ -98,6 +99,6 @@ def test_rejection_sampling_bounds() -> None:
     s = dice.DieStream(b"z" * 32)
     vals = [s.uniform(3) for _ in range(3000)]
     assert set(vals) == {1, 2, 3}
-    with pytest.raises(Exception):
+    with pytest.raises(InvalidInput):
         s.uniform(1)
     assert math.isfinite(sum(vals))

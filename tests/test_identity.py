@@ -6,11 +6,11 @@ import base64
 from pathlib import Path
 
 import pytest
+from helpers import DetRng
 
 from pbem import canonical
-from pbem.errors import AuthError, InvalidInput, NotFound, WeakKey, WrongPassphrase
+from pbem.errors import AuthError, InvalidInput, NotFound, PbemError, WeakKey, WrongPassphrase
 from pbem.identity import CARD_SIG, Card, load_identity, new_identity, save_identity
-from helpers import DetRng
 
 
 def test_save_load_round_trip(tmp_path: Path) -> None:
@@ -52,7 +52,7 @@ def test_refuses_to_overwrite(tmp_path: Path) -> None:
     p = tmp_path / "id.age"
     save_identity(ident, p, "pw", work_factor=10)
     before = p.read_bytes()
-    with pytest.raises(Exception):
+    with pytest.raises(PbemError):
         save_identity(ident, p, "pw", work_factor=10)
     assert p.read_bytes() == before
 

@@ -108,3 +108,22 @@ def test_third_identity_reads_nothing(tmp_path: Path) -> None:
     proposal = store.game_dir(red.home, gid).files()[0].read()
     with pytest.raises(NotAddressedToYou):
         game.receive(eve.session, proposal)
+
+
+def test_strict_dice_seeds_come_after_the_action(tmp_path: Path) -> None:
+    red, blue, gid = start_duel(tmp_path, strict_dice=True)
+    # nothing released ahead: red cannot roll (or foresee a roll) yet
+    with pytest.raises(StateError, match="has not released"):
+        _play(red, gid, "roll\n")
+    f1 = _play(red, gid, "declare\n")
+    dr = game.load(red.session, store.game_dir(red.home, gid))
+    assert dr.est["released"]["blue"]["red"] == []  # red still cannot compute its roll
+    game.receive(blue.session, f1)
+    f2 = _play(blue, gid, "pass\n")  # blue's reply releases exactly the reserved seed
+    game.receive(red.session, f2)
+    dr = game.load(red.session, store.game_dir(red.home, gid))
+    assert len(dr.est["released"]["blue"]["red"]) == 1
+    f3 = _play(red, gid, "roll\n")
+    game.receive(blue.session, f3)
+    with pytest.raises(StateError, match="has not released"):
+        _play(blue, gid, "roll\n")

@@ -6,11 +6,11 @@ import random
 from pathlib import Path
 
 import pytest
+from helpers import start_duel
 
 from pbem import game, store
 from pbem.errors import PbemError
 from pbem.fsutil import snapshot
-from helpers import start_duel
 
 FLIPS = 1000
 TRUNCATIONS = 100
@@ -53,7 +53,7 @@ def test_truncations(setup: tuple[object, bytes, Path]) -> None:
     blue, good, home = setup
     before = snapshot(home)
     rnd = random.Random(99)
-    cuts = sorted(rnd.sample(range(len(good)), TRUNCATIONS - 1)) + [0]
+    cuts = [*sorted(rnd.sample(range(len(good)), TRUNCATIONS - 1)), 0]
     for n in cuts:
         _refused(blue, good[:n])
     assert snapshot(home) == before

@@ -15,7 +15,7 @@ from pbem.errors import IllegalOrder, InvalidOrder
 from pbem.hashing import lhash
 from pbem.rulesapi import Context, Outcome, Pending, RulesModule, Scenario
 
-VERBS = {"roll", "seal", "open", "secret", "reveal", "pass"}
+VERBS = {"roll", "seal", "open", "secret", "reveal", "pass", "declare"}
 
 
 class Duel(RulesModule):
@@ -93,6 +93,10 @@ class Duel(RulesModule):
                 (v,) = ctx.roll(6, f"{seat} scores")
                 pub["scores"][seat] += v
                 ctx.event("roll", seat=seat, value=v)
+            elif verb == "declare":
+                # strict dice: the next turn's roll is fixed now, computed later
+                ctx.reserve_rolls(1)
+                ctx.event("declared", seat=seat)
             elif verb == "seal":
                 if pub["sealed"][seat] is not None:
                     raise IllegalOrder("you already have a sealed bid", rule="Duel 2")

@@ -1,0 +1,118 @@
+"""Crash safety: SIGKILL pbem at random points while it receives and plays.
+
+After every kill the store must replay cleanly from its files, hold no torn
+file, and lose nothing: running the command again finishes the job, and every
+file a player produced ends up in its outbox. CI runs a small count; `make
+soak` sets PBEM_CRASH_COUNT=200 (or more).
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from helpers import Player, make_player
+
+from pbem import game, genesis, paths, store, turnfile
+from pbem.fsutil import atomic_write
+from pbem.identity import save_identity
+
+COUNT = int(os.environ.get("PBEM_CRASH_COUNT", "24"))
+
+
+def _player_on_disk(root: Path, name: str) -> Player:
+    p = make_player(root, name)
+    save_identity(p.session.ident, p.home.identity_file, f"pw-{name}", work_factor=10)
+    atomic_write(p.home.card_file, p.card.to_text().encode())
+    return p
+
+
+def _cli(p: Player, *args: str, kill_after: float | None = None) -> int | None:
+    tests = str(Path(__file__).parent)
+    env = {**os.environ, "PBEM_PASSPHRASE": f"pw-{p.name}", "PBEM_RULES_MODULES": "toygame:DUEL",
+           "PYTHONPATH": tests + os.pathsep + os.environ.get("PYTHONPATH", "")}
+    proc = subprocess.Popen([sys.executable, "-m", "pbem.cli", "--home", str(p.home.config.parent), *args],
+                            env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    if kill_after is not None:
+        try:
+            proc.wait(timeout=kill_after)
+        except subprocess.TimeoutExpired:
+            proc.send_signal(signal.SIGKILL)
+            proc.wait()
+            return None
+    proc.wait(timeout=120)
+    return proc.returncode
+
+
+def _check_consistent(p: Player, gid: bytes) -> int:
+    gs = store.game_dir(p.home, gid)
+    for sf in gs.files():
+        turnfile.parse(sf.read())  # no torn file is ever visible under its final name
+    d = game.derive(p.session, gs)  # the files replay cleanly
+    return d.seq
+
+
+@pytest.mark.slow
+def test_sigkill_during_receive_and_play(tmp_path: Path) -> None:
+    red, blue = _player_on_disk(tmp_path, "red"), _player_on_disk(tmp_path, "blue")
+    data = genesis.make_proposal(red.session.ident, rules_name="duel", scenario="standard", my_seat="red",
+                                 cards={"red": red.card, "blue": blue.card}, options={},
+                                 rng=red.session.rng, now=1_800_000_000)
+    gid = game.create(red.session, data).con.game_id
+    jf, _ = game.join(blue.session, data)
+    game.receive(red.session, jf.raw)
+    rnd = random.Random(2024)
+    # Learn how long a command takes here, so kills land across its whole run.
+    orders = tmp_path / "orders.txt"
+    orders.write_text("roll\n")
+    t0 = time.perf_counter()
+    assert _cli(red, "status") == 0
+    span = (time.perf_counter() - t0) * 1.5
+    kills = 0
+    players = {"red": red, "blue": blue}
+    seat = "red"
+    started = time.perf_counter()
+    while kills < COUNT:
+        actor = players[seat]
+        other = players["blue" if seat == "red" else "red"]
+        before = _check_consistent(actor, gid)
+        # Mostly "pass" so the game outlasts the kills; some rolls so dice are in the mix.
+        orders.write_text("roll\n" if before % 8 == 0 else "pass\n")
+        if _cli(actor, "play", gid.hex(), "--orders", str(orders), kill_after=rnd.uniform(0, span)) is None:
+            kills += 1
+        after = _check_consistent(actor, gid)
+        assert after in (before, before + 1)
+        if after == before:
+            assert _cli(actor, "play", gid.hex(), "--orders", str(orders)) == 0
+        else:
+            assert _cli(actor, "status") == 0  # repairs the outbox if the kill hit between the two writes
+        seq = before + 1
+        out = store.game_dir(actor.home, gid).outbox
+        produced = [p for p in out.iterdir() if f"-{seq:06d}-turn-{seat}" in p.name]
+        assert len(produced) == 1, "the produced file must be queued for sending exactly once"
+        data = produced[0].read_bytes()
+        got = before_other = _check_consistent(other, gid)
+        path = tmp_path / "incoming.pbem"
+        path.write_bytes(data)
+        if _cli(other, "receive", str(path), kill_after=rnd.uniform(0, span)) is None:
+            kills += 1
+        got = _check_consistent(other, gid)
+        assert got in (before_other, before_other + 1)
+        assert _cli(other, "receive", str(path)) == 0  # again: added, or already had it
+        assert _check_consistent(other, gid) == seq
+        seat = other.name
+        if game.derive(red.session, store.game_dir(red.home, gid)).pending() is None:
+            break
+    elapsed = time.perf_counter() - started
+    print(f"\ncrash safety: {kills} SIGKILLs in {elapsed:.0f}s, store consistent after each, no file lost")
+    assert kills >= min(COUNT, 1)
+
+
+def test_home_paths_used_by_crash_test(tmp_path: Path) -> None:
+    assert paths.resolve(tmp_path).data == tmp_path.resolve() / "data"

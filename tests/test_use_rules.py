@@ -1,0 +1,158 @@
+"""Unit tests of the USE rules module beyond the rules cases (tests/cases/use)."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+import pytest
+from pbem_rules.use import RULES
+from pbem_rules.use.combat import cap, crt_result, final_value
+from pbem_rules.use.tables import authored, crt
+
+from pbem import canonical, rulesapi
+from pbem.cases import ScriptedContext
+from pbem.errors import IllegalOrder, InvalidOrder
+
+BASE = [
+    "map blank 20x20",
+    "unit GER-1P GER tank 0505",
+    "unit GER-1F GER fighter 0502",
+    "unit FRA-1I FRA infantry 0506",
+    "unit FRA-2I FRA infantry 0909",
+]
+
+
+def prestate(*extra: str) -> tuple[Any, dict[str, Any]]:
+    lines = [(i, t) for i, t in enumerate([*BASE, *extra], start=1)]
+    return RULES.case_prestate(lines)
+
+
+class ReplayContext(ScriptedContext):
+    """Replay mode: secret values handed to commit are unknown; openings come from the author."""
+
+    def __init__(self, seat: str, dice: list[int], openings: dict[str, Any]) -> None:
+        super().__init__(seat, dice)
+        self.author_mode = False
+        self.openings = openings
+
+    def commit(self, label: str, value: Any, context: str = "") -> str:
+        ref = f"{self.seq}.{len(self.commitments)}"
+        self.commitments[ref] = None  # the value is not known here
+        return ref
+
+    def open(self, ref: str) -> Any:
+        return self.openings[ref]
+
+
+FILES = [("axis", "attack 0506 from GER-1P will-commit air GER-1F"), ("western", "will-commit no"), ("axis", "")]
+
+
+def test_replay_matches_author() -> None:
+    """Every tool must reach the author's digest without knowing the sealed Will Commit."""
+    pub_a, _ = prestate()
+    pub_r = copy.deepcopy(pub_a)
+    author = ScriptedContext("", [2, 3])
+    replay = ReplayContext("", [2, 3], author.commitments)
+    for i, (seat, text) in enumerate(FILES, start=1):
+        for c in (author, replay):
+            c.seat, c.seq = seat, i
+        parsed = RULES.parse_orders(text, seat, pub_a, None)
+        pub_a = RULES.apply(pub_a, {}, seat, parsed, author).public
+        wire = RULES.orders_from_wire(RULES.public_orders(parsed), None)
+        pub_r = RULES.apply(pub_r, {}, seat, wire, replay).public
+        assert RULES.digest(pub_a) == RULES.digest(pub_r), f"file {i}"
+    assert author.events == replay.events
+    assert pub_a["units"]["GER-1F"]["sorties"] == 1  # the sealed air unit did fly
+
+
+def test_public_orders_hide_will_commit() -> None:
+    public, _ = prestate()
+    parsed = RULES.parse_orders("attack 0506 from GER-1P will-commit air GER-1F", "axis", public, None)
+    wire = RULES.public_orders(parsed)
+    assert wire["orders"][0]["commit"] is None and wire["orders"][0]["air"] is None
+    assert RULES.private_orders(parsed)["orders"][0]["commit"] is True
+    canonical.encode(wire)
+
+
+def test_apply_does_not_mutate_and_state_is_canonical() -> None:
+    public, _ = prestate()
+    frozen = copy.deepcopy(public)
+    parsed = RULES.parse_orders("move GER-1P 0504\nend", "axis", public, None)
+    out = RULES.apply(public, {}, "axis", parsed, ScriptedContext("axis", []))
+    assert public == frozen
+    canonical.encode(out.public)
+    assert out.public["units"]["GER-1P"]["hex"] == "0504"
+
+
+def test_pending_hands_will_commit_to_defender_then_resolve_to_attacker() -> None:
+    public, _ = prestate()
+    ctx = ScriptedContext("axis", [])
+    out = RULES.apply(public, {}, "axis", RULES.parse_orders("attack 0506 from GER-1P", "axis", public, None), ctx)
+    p = RULES.pending(out.public)
+    assert p is not None and (p.seat, p.kind) == ("western", "will-commit") and p.options == ("yes", "no")
+    ctx.seat, ctx.seq = "western", 2
+    answer = RULES.parse_orders("will-commit yes", "western", out.public, None)
+    out = RULES.apply(out.public, {}, "western", answer, ctx)
+    p = RULES.pending(out.public)
+    assert p is not None and (p.seat, p.kind) == ("axis", "resolve")
+
+
+def test_check_orders_reports_every_problem() -> None:
+    public, _ = prestate()
+    errors = RULES.check_orders("move GER-1P 0507\nfly away\nmove FRA-2I 0910\n", "axis", public, None)
+    assert len(errors) == 1 and isinstance(errors[0], InvalidOrder) and errors[0].line == 2
+    errors = RULES.check_orders("move GER-1P 0507\nmove FRA-2I 0910\nmove GER-1P 0504\n", "axis", public, None)
+    assert [e.line for e in errors] == [1, 2]
+    assert all(isinstance(e, IllegalOrder) for e in errors)
+    assert errors[0].rule == "USE 4.2.3" and errors[1].rule == "USE 6.0"
+
+
+def test_invalid_order_has_line_and_column() -> None:
+    public, _ = prestate()
+    with pytest.raises(InvalidOrder) as exc:
+        RULES.parse_orders("pass\nmove GER-1P 05x5\n", "axis", public, None)
+    assert exc.value.line == 2 and exc.value.column == 13
+
+
+def test_template_lists_units_and_orders() -> None:
+    public, _ = prestate()
+    text = RULES.order_template(public, None, "axis")
+    assert "GER-1P: tank, 0505" in text and "attack HEX" in text
+    assert "nothing to do" in RULES.order_template(public, None, "western")
+
+
+def test_crt_is_complete_and_monotonic() -> None:
+    order = ["AR", "NE", "EX", "DR", "DRL", "DE"]
+    lo, hi = crt()["min_final"], crt()["max_final"]
+    for d in range(lo, hi + 1):
+        ranks = [order.index(crt_result(a, d)) for a in range(lo, hi + 1)]
+        assert ranks == sorted(ranks)
+    for r in order:
+        assert r in crt()["results"]
+
+
+def test_halving_and_cap() -> None:
+    assert final_value(5, 0, True) == 3  # round up
+    assert final_value(1, -3, False) == 1  # never below 1
+    assert final_value(1, -3, True) == 1
+    assert cap(13) == 10 and cap(-12) == -10 and cap(4) == 4
+
+
+def test_authored_tables_say_why() -> None:
+    assert crt()["source"] == "authored" and crt()["why"]
+    for name, table in authored().items():
+        assert table["source"] == "authored" and table["why"], name
+
+
+def test_registered_and_hash_stable() -> None:
+    assert rulesapi.get("use") is RULES
+    assert RULES.rules_hash() == RULES.rules_hash() and len(RULES.rules_hash()) == 32
+
+
+def test_weather_rolled_by_axis_only() -> None:
+    public, _ = prestate("phase weather axis")
+    with pytest.raises(IllegalOrder) as exc:
+        RULES.apply(public, {}, "western", RULES.parse_orders("pass", "western", public, None),
+                    ScriptedContext("western", []))
+    assert exc.value.rule == "USE 1.2"
