@@ -5,7 +5,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 PIP    := $(VENV)/bin/pip
 STAMP  := $(VENV)/.installed
-SYSPKGS := age minisign dovecot-imapd chromium
+SYSPKGS := age minisign dovecot-imapd chromium libcairo2 fonts-dejavu-core
 
 .PHONY: all demo test bench lint soak sysdeps venv clean
 

@@ -454,7 +454,8 @@ def verify(c: Ctx, game_ref: str | None, all_games: bool) -> None:
     bad = 0
     for gs in games:
         rep = audit.audit(s, gs)
-        d = game.derive(s, gs)
+        with _progress(f"verifying {gs.root.name[:12]}") as tick:
+            d = game.derive(s, gs, progress=tick)
         n = len(gs.files())
         evid = sorted(p.name for p in gs.evidence_dir.iterdir()) if gs.evidence_dir.is_dir() else []
         click.echo(f"game {gs.root.name[:12]}: {n} files verified, at file {d.seq}: ok")
@@ -503,6 +504,31 @@ def status(c: Ctx) -> None:
         click.echo(f"{p.stem[:12]}  invitation: pbem game join {p}")
 
 
+class _progress:  # noqa: N801 - used as a context manager, reads like a function
+    """A progress bar on a terminal; silent when output goes to a file or a pipe."""
+
+    def __init__(self, label: str) -> None:
+        self.label = label
+        self.bar: Any = None
+        self.done = 0
+
+    def __enter__(self) -> Any:
+        def tick(i: int, n: int) -> None:
+            if not sys.stderr.isatty():
+                return
+            if self.bar is None:
+                self.bar = click.progressbar(length=n, label=self.label, file=sys.stderr)
+                self.bar.__enter__()
+            self.bar.update(i - self.done)
+            self.done = i
+
+        return tick
+
+    def __exit__(self, *exc: object) -> None:
+        if self.bar is not None:
+            self.bar.__exit__(None, None, None)
+
+
 def _ago(then: int, now: int) -> str:
     import datetime
 
@@ -515,6 +541,28 @@ def _ago(then: int, now: int) -> str:
     else:
         rel = f"{dt // 86400} days"
     return f"{when} ({rel} ago)"
+
+
+@cli.command()
+@click.argument("game_ref", metavar="GAME")
+@click.option("--html", "as_html", is_flag=True, help="Write an HTML page (with the map) instead of text.")
+@click.option("--public", is_flag=True, help="Only what every player may see (what mail carries).")
+@click.option("-o", "--output", type=click.Path(dir_okay=False), help="Write to this file.")
+@pass_ctx
+def show(c: Ctx, game_ref: str, as_html: bool, public: bool, output: str | None) -> None:
+    """Show the game as you may see it: your private view unless --public."""
+    from pbem import render, summary
+    from pbem.fsutil import atomic_write
+
+    gs = store.find_game(c.home, game_ref)
+    d = game.load(c.session(), gs)
+    ctx = summary.build(d, d.my_seat, private=not public and d.my_seat is not None)
+    out = render.render_html(ctx) if as_html else render.render_text(ctx)
+    if output:
+        atomic_write(Path(output), out.encode("utf-8"))
+        click.echo(f"written: {output}")
+    else:
+        click.echo(out, nl=False)
 
 
 @cli.command("games")

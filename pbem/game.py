@@ -267,7 +267,10 @@ def apply_turn(session: Session, d: Derived, f: SignedFile) -> None:
         d.secrets["secret_rolls"].update(mine["secret_rolls"])
 
 
-def derive(session: Session, store: GameStore) -> Derived:
+Progress = Callable[[int, int], None]
+
+
+def derive(session: Session, store: GameStore, progress: Progress | None = None) -> Derived:
     """Rebuild the game from its files, checking every one of them."""
     files = store.files()
     if not files or files[0].kind != "proposal":
@@ -278,7 +281,9 @@ def derive(session: Session, store: GameStore) -> Derived:
     parsed = [(sf, turnfile.parse(sf.read())) for sf in files[1:]]
     # Reveals publish file keys; load them first so a seatless observer can read the game.
     reveal.preload_keys(d, [f for _, f in parsed if f.kind == "reveal"])
-    for sf, f in parsed:
+    for i, (sf, f) in enumerate(parsed, start=1):
+        if progress is not None:
+            progress(i, len(parsed))
         if f.kind == "join":
             add_join(session, d, f)
         elif f.kind == "turn":

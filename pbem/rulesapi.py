@@ -176,6 +176,15 @@ class RulesModule(abc.ABC):
         """What ``seat`` may see, as a dict for templates (seat None: only public)."""
         return {"public": public, "private": private}
 
+    def summary_view(self, public: Any, private: Any | None, seat: str | None) -> dict[str, Any]:
+        """What the summary shows: {"map": picture or None, "tables": [...], "facts": [...]} (pbem.render)."""
+        return {"map": None, "tables": [], "facts": []}
+
+    def describe_event(self, event: dict[str, Any]) -> str:
+        """One line of text for an event recorded with ``ctx.event``."""
+        fields = ", ".join(f"{k}={v}" for k, v in event.items() if k != "kind")
+        return f"{event.get('kind', '?')}: {fields}" if fields else str(event.get("kind", "?"))
+
     def order_template(self, public: Any, private: Any, seat: str) -> str:
         """A commented order file listing what ``seat`` may do now."""
         return "# no template for this game\n"
