@@ -31,6 +31,7 @@ class Ctx:
         self.home = home
         self.passphrase_file = passphrase_file
         self._ident: Identity | None = None
+        self._rng: Any = None
 
     def passphrase(self, *, confirm: bool = False) -> str:
         if self.passphrase_file:
@@ -55,8 +56,19 @@ class Ctx:
             self._ident = load_identity(path, self.passphrase())
         return self._ident
 
+    def rng(self) -> Any:
+        from pbem import randomness
+
+        if self._rng is None:
+            # With a demo seed, the stream must still differ between commands
+            # (age nonces, commitment nonces): label it with the command and
+            # how far the home's games have got.
+            n = sum(1 for _ in self.home.data.rglob("*.pbem")) if self.home.data.is_dir() else 0
+            self._rng = randomness.for_home(f"{self.home.config.parent.name}:{' '.join(sys.argv[1:])}:{n}")
+        return self._rng
+
     def session(self) -> game.Session:
-        return game.Session(self.home, self.identity())
+        return game.Session(self.home, self.identity(), rng=self.rng())
 
     def card(self) -> Card:
         try:
@@ -114,11 +126,11 @@ def key() -> None:
 @pass_ctx
 def key_new(c: Ctx, name: str, email: str, work_factor: int) -> None:
     """Create an identity, protected by a passphrase."""
-    ident = new_identity(name, email)
+    ident = new_identity(name, email, rng=c.rng())
     if c.home.identity_file.exists():
         raise PbemError(f"an identity already exists in {c.home.config}",
                         hint="use another --home for a second identity")
-    save_identity(ident, c.home.identity_file, c.passphrase(confirm=True), work_factor=work_factor)
+    save_identity(ident, c.home.identity_file, c.passphrase(confirm=True), work_factor=work_factor, rng=c.rng())
     from pbem.fsutil import atomic_write
 
     card = ident.card()
@@ -213,7 +225,7 @@ def game_new(c: Ctx, rules_name: str, scenario: str, seats: tuple[str, ...],
     click.echo(f"game {d.con.game_id.hex()} proposed")
     for seat, card in sorted(cards.items()):
         click.echo(f"  {seat:10} {card.name} <{card.email}> {card.fingerprint}")
-    click.echo(f"proposal: {sorted(gs.outbox.iterdir())[-1]}")
+    click.echo(f"proposal: {gs.outbox / game._outbox_name(d.con.proposal)}")
 
 
 @game_group.command("join")
@@ -247,8 +259,7 @@ def game_join(c: Ctx, proposal: str, expects: tuple[str, ...], yes: bool) -> Non
         click.confirm("Do these fingerprints match what your opponents told you?", abort=True)
     jf, d = game.join(s, data)
     gs = store.game_dir(c.home, d.con.game_id)
-    newest = gs.outbox / sorted(p.name for p in gs.outbox.iterdir())[-1]
-    click.echo(f"joined as {jf.author}; send {newest} to every player")
+    click.echo(f"joined as {jf.author}; send {gs.outbox / game._outbox_name(jf)} to every player")
 
 
 @game_group.command("end")
@@ -351,9 +362,7 @@ def orders() -> None:
 def orders_check(c: Ctx, game_ref: str, orders_file: str) -> None:
     """Validate an order file without producing anything."""
     gs = store.find_game(c.home, game_ref)
-    d = game.load(c.session(), gs)
-    seat = d.my_seat or ""
-    errs = d.rules.check_orders(Path(orders_file).read_text(encoding="utf-8"), seat, d.public, d.private)
+    errs = game.check_orders(c.session(), gs, Path(orders_file).read_text(encoding="utf-8"))
     if errs:
         raise OrderErrors(errs)
     click.echo("orders are valid")
@@ -584,7 +593,14 @@ def _report(e: PbemError) -> None:
 
 
 def main(argv: list[str] | None = None) -> None:
-    cli.main(args=argv, prog_name="pbem")
+    try:
+        cli.main(args=argv, prog_name="pbem")
+    except Exception as e:  # noqa: BLE001 - the last line of defence: no raw traceback for users
+        if os.environ.get("PBEM_DEBUG"):
+            raise
+        click.echo(f"pbem: error: internal error: {type(e).__name__}: {e}", err=True)
+        click.echo("pbem: hint: this is a bug in pbem; rerun with PBEM_DEBUG=1 and report the traceback", err=True)
+        sys.exit(70)
 
 
 if __name__ == "__main__":

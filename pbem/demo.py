@@ -28,8 +28,9 @@ from pbem import rulesapi
 
 
 class Demo:
-    def __init__(self, out: Path) -> None:
+    def __init__(self, out: Path, seed: str) -> None:
         self.out = out
+        self.seed = seed
         self.log = (out / "log.txt").open("w", encoding="utf-8")
         self.exe = [sys.executable, "-m", "pbem.cli"]
         self.sent = 0
@@ -38,7 +39,7 @@ class Demo:
         return self.out / "homes" / seat
 
     def run(self, seat: str, *args: str, ok: bool = True) -> str:
-        env = {**os.environ, "PBEM_PASSPHRASE": f"demo passphrase of {seat}"}
+        env = {**os.environ, "PBEM_PASSPHRASE": f"demo passphrase of {seat}", "PBEM_INSECURE_SEED": self.seed}
         env.pop("PBEM_HOME", None)
         cmd = [*self.exe, "--home", str(self.home(seat)), *args]
         t = time.perf_counter()
@@ -84,6 +85,8 @@ def main() -> None:
     ap.add_argument("--out", default="demo-out")
     ap.add_argument("--rules", default="use")
     ap.add_argument("--scenario", default="france-1940")
+    ap.add_argument("--seed", default="pbem demo 1",
+                    help="Fixed randomness so the demo replays identically ('' for real randomness).")
     a = ap.parse_args()
     out = Path(a.out).resolve()
     if out.exists():
@@ -93,7 +96,7 @@ def main() -> None:
     rules = rulesapi.get(a.rules)
     scen = rules.load_scenario(a.scenario)
     script = rules.demo_script(a.scenario)
-    d = Demo(out)
+    d = Demo(out, a.seed)
     seats = list(scen.seats)
     host = seats[0]
     print(f"pbem demo: {rules.title}, scenario {scen.title}; seats {', '.join(seats)}")

@@ -366,6 +366,20 @@ def produce_turn(session: Session, store: GameStore, d: Derived, orders_text: st
     return turnfile.seal(header, session.ident.sign)
 
 
+def check_orders(session: Session, store: GameStore, orders_text: str) -> list[Any]:
+    """Every problem with an order text, exactly as `play` would meet it; writes nothing."""
+    d = load(session, store)
+    pend = d.pending()
+    if pend is None:
+        raise StateError("the game is over", hint="run 'pbem verify GAME' to check the archive")
+    if d.my_seat != pend.seat:
+        raise StateError(f"it is {pend.seat}'s move ({pend.phase}), not yours",
+                         hint=f"wait for {pend.seat}'s file, then 'pbem receive' it")
+    ctx = EngineContext(d.params, clone(d.est), d.my_seat, d.seq + 1, author_mode=True, tree=d.tree(),
+                        secrets=clone(d.secrets), rng=session.rng)
+    return d.rules.check_orders(orders_text, d.my_seat, clone(d.public), clone(d.private), ctx)
+
+
 def _outbox_name(f: SignedFile) -> str:
     return f"{f.game.hex()[:12]}-{f.seq:06d}-{f.kind}-{f.author}.pbem"
 

@@ -49,7 +49,8 @@ def templates_dir() -> Path:
 def environment() -> jinja2.Environment:
     return jinja2.Environment(
         loader=jinja2.FileSystemLoader(str(templates_dir())),
-        autoescape=jinja2.select_autoescape(["html", "svg", "j2"], default_for_string=True),
+        # Plain-text templates (*.txt.j2) must not be HTML-escaped; everything else is.
+        autoescape=lambda name: name is None or not name.endswith(".txt.j2"),
         undefined=jinja2.StrictUndefined,
         trim_blocks=True,
         lstrip_blocks=True,

@@ -202,8 +202,13 @@ class RulesModule(abc.ABC):
         """Check a case's POSTSTATE lines; return one message per line that does not hold."""
         raise NotImplementedError(f"{self.name} has no rules cases")
 
-    def check_orders(self, text: str, seat: str, public: Any, private: Any) -> list[OrderError]:
-        """All problems with an order text, without changing anything (default: parse only)."""
+    def check_orders(self, text: str, seat: str, public: Any, private: Any,
+                     ctx: Context | None = None) -> list[OrderError]:
+        """All problems with an order text, without changing anything (default: parse only).
+
+        ``ctx``, when given, is a throw-away author-mode context (real dice and
+        the author's own openings) whose effects the engine discards.
+        """
         try:
             self.parse_orders(text, seat, public, private)
         except OrderError as e:

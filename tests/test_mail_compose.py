@@ -239,7 +239,7 @@ def test_no_tls_only_on_loopback() -> None:
     for host in ("127.0.0.1", "localhost", "::1", "[::1]", "127.0.0.53"):
         cfg = parse_config({"mail": {**base, "smtp_host": host, "imap_host": host}})
         assert cfg is not None and cfg.smtp_port == 25 and cfg.imap_port == 143
-    with pytest.raises(MailConfigError, match="mail.smtp_security: 'none' is only allowed for a loopback"):
+    with pytest.raises(MailConfigError, match=r"mail\.smtp_security: 'none' is only allowed for a loopback"):
         parse_config({"mail": {**base, "smtp_host": "smtp.example.org"}})
     assert not is_loopback("localhost.example.org") and not is_loopback("10.0.0.1")
 

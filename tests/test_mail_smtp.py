@@ -106,7 +106,9 @@ def test_auth_login_when_plain_is_not_offered(tls: Tls) -> None:
 
 
 def test_implicit_tls(tls: Tls) -> None:
-    with smtp_server(tls=tls, implicit_tls=True, users=USERS) as srv:
+    # aiosmtpd counts only STARTTLS as TLS for its AUTH check, though this
+    # connection is TLS from the first byte: hence auth_require_tls=False.
+    with smtp_server(tls=tls, implicit_tls=True, users=USERS, auth_require_tls=False) as srv:
         send(_msg(), _cfg(srv.port, "ssl", "red"), _pw("correct horse"),  # type: ignore[arg-type]
              ssl_context=tls.client_context())
     assert srv.logins == [("PLAIN", "red")] and len(srv.deliveries) == 1
@@ -256,3 +258,23 @@ def test_missing_password_is_a_mail_error(tls: Tls, outbox: Path, monkeypatch: p
         send_or_queue(_msg(), _cfg(srv.port, "starttls", "red"), outbox, ssl_context=tls.client_context())
     assert "PBEM_SMTP_PASSWORD" in e.value.hint
     assert len(queued(outbox)) == 1
+
+
+def test_named_mail_and_separate_sent_folder(tmp_path: Path) -> None:
+    # How a game store uses it: outbox/<turn file>.eml, and sent/ next to outbox/.
+    outbox, sent = tmp_path / "outbox", tmp_path / "sent"
+    a = send_or_queue(_msg(1), None, outbox, name="g-000001-turn-red.pbem.eml", sent_dir=sent)
+    assert a.path == outbox / "g-000001-turn-red.pbem.eml"
+    # Queueing the same mail again changes nothing; another mail under that name is refused.
+    assert send_or_queue(_msg(1), None, outbox, name=a.path.name, sent_dir=sent).path == a.path
+    with pytest.raises(MailError, match="already holds a different mail"):
+        write_eml(outbox, _msg(2), name=a.path.name)
+    with pytest.raises(ValueError):
+        write_eml(outbox, _msg(2), name="../escape.eml")
+    (outbox / ".tmp-abc").write_bytes(b"half written")  # an interrupted write is never sent
+    (outbox / "g-000001-turn-red.pbem").write_bytes(b"pbem-file/v1\n")  # the turn file itself stays
+    with smtp_server() as srv:
+        results = resend_outbox(outbox, _cfg(srv.port), sent_dir=sent)
+    assert [(r.status, r.path) for r in results] == [("sent", sent / "g-000001-turn-red.pbem.eml")]
+    assert len(srv.deliveries) == 1
+    assert sorted(p.name for p in outbox.iterdir()) == [".tmp-abc", "g-000001-turn-red.pbem"]

@@ -156,3 +156,21 @@ def test_weather_rolled_by_axis_only() -> None:
         RULES.apply(public, {}, "western", RULES.parse_orders("pass", "western", public, None),
                     ScriptedContext("western", []))
     assert exc.value.rule == "USE 1.2"
+
+
+def test_france_1940_first_file() -> None:
+    """Smoke test on the real scenario: the Axis's first file rolls the weather and declares war."""
+    try:
+        sc = RULES.load_scenario("france-1940")
+    except Exception as exc:  # the scenario data is another module's; do not fail on it here
+        pytest.skip(f"france-1940 does not load: {exc}")
+    public, _ = RULES.initial_state(sc, {s: s for s in sc.seats}, {})
+    canonical.encode(public)
+    p = RULES.pending(public)
+    assert p is not None and p.seat == "axis"
+    ctx = ScriptedContext("axis", [1, 1, 1])
+    parsed = RULES.parse_orders("end-phase\n", "axis", public, None)
+    out = RULES.apply(public, {}, "axis", parsed, ctx)
+    canonical.encode(out.public)
+    assert ctx.used == 3 and [e["kind"] for e in ctx.events].count("weather") == 3
+    assert RULES.pending(out.public) is not None

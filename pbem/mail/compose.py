@@ -25,7 +25,7 @@ import hashlib
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from email.message import EmailMessage, MIMEPart
 
 from pbem import turnfile
@@ -120,7 +120,7 @@ def build_message(
             raise ValueError(f"content id {img.cid!r} must be a plain token like 'map@pbem'")
 
     if date is None:
-        date = datetime.now(timezone.utc)
+        date = datetime.now(UTC)
     if message_id is None:
         domain = email.utils.parseaddr(sender)[1].rpartition("@")[2] or "pbem.invalid"
         message_id = email.utils.make_msgid("pbem", domain=domain)
@@ -144,6 +144,7 @@ def build_message(
             body = msg.get_payload()
             assert isinstance(body, list)
             html_part = body[1]
+            assert isinstance(html_part, MIMEPart)
             for img in inline_images:
                 html_part.add_related(img.png, "image", "png", cid=f"<{img.cid}>",
                                       disposition="inline", filename=f"{img.cid.split('@')[0]}.png")

@@ -10,6 +10,7 @@ an environment variable, or a prompt, in that order.
 from __future__ import annotations
 
 import getpass
+import importlib
 import ipaddress
 import os
 import sys
@@ -202,7 +203,8 @@ def keyring_username(cfg: MailConfig, kind: Kind) -> str:
 
 def _from_keyring(service: str, username: str) -> str | None:
     try:
-        import keyring  # optional: not every system has a keyring, and pbem must work without one
+        # Optional, so imported by name: not every system has a keyring, and pbem must work without one.
+        keyring = importlib.import_module("keyring")
     except ImportError:
         return None
     try:

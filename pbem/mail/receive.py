@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from email.message import EmailMessage, Message
 from email.parser import BytesParser
 from pathlib import Path
-from typing import Literal
+from typing import Literal, cast
 
 from pbem import game, turnfile
 from pbem.errors import NotFound, OutOfOrder, PbemError, StateError
@@ -105,7 +105,8 @@ def from_maildir(path: Path) -> list[FoundFile]:
             try:
                 with md.get_file(key) as fh:
                     # Learn the size before reading, so a huge mail is skipped unread.
-                    if fh.seek(0, 2) > MAX_MESSAGE:
+                    fh.seek(0, 2)
+                    if fh.tell() > MAX_MESSAGE:
                         continue
                     fh.seek(0)
                     data = fh.read()
@@ -134,8 +135,9 @@ class IngestResult:
         if self.error is not None or self.received is None:
             return "error"
         s = self.received.status
-        assert s in ("added", "duplicate", "invitation")
-        return s  # type: ignore[return-value]
+        if s not in ("added", "duplicate", "invitation"):
+            raise AssertionError(f"unknown receive status {s!r}")
+        return cast(Literal["added", "duplicate", "invitation"], s)
 
 
 def _order(found: FoundFile) -> tuple[int, int, int]:

@@ -161,6 +161,9 @@ def _errors(cfg: MailConfig) -> Iterator[None]:
         raise MailError(f"{where} does not support a command pbem needs: {e}",
                         hint="check smtp_security and smtp_port") from None
     except smtplib.SMTPServerDisconnected as e:
+        if isinstance(e.__context__, TimeoutError):  # smtplib reports a read timeout as a disconnect
+            raise MailError(f"{where} did not answer within {cfg.timeout:g} seconds",
+                            hint="check smtp_host, smtp_port and your network; the mail stays queued") from None
         raise MailError(f"{where} closed the connection unexpectedly ({e or 'no reason given'})",
                         hint="check smtp_port and smtp_security (\"ssl\" on a STARTTLS port, or the "
                              "reverse, looks like this); the mail stays queued") from None
@@ -198,32 +201,56 @@ def _errors(cfg: MailConfig) -> Iterator[None]:
 
 @dataclass(frozen=True)
 class SendResult:
-    path: Path  # where the .eml is now: the outbox (queued) or its sent/ folder
+    path: Path  # where the .eml is now: the outbox (queued) or the sent folder
     status: Literal["sent", "queued"]
     error: MailError | None = None
 
 
+def _is_eml(p: Path) -> bool:
+    # Dot files are atomic_write's temporaries (or the user's own); never send those.
+    return p.suffix == ".eml" and not p.name.startswith(".") and p.is_file()
+
+
 def queued(folder: Path) -> list[Path]:
-    """The mails waiting in ``folder``, oldest first."""
+    """The mails waiting in ``folder``, in sending order (by name)."""
     if not folder.is_dir():
         return []
-    return sorted(p for p in folder.iterdir() if _EML_RE.match(p.name))
+    return sorted(p for p in folder.iterdir() if _is_eml(p))
 
 
-def _next_number(folder: Path) -> int:
-    nums = [int(m.group(1)) for d in (folder, folder / SENT_DIR) if d.is_dir()
+def _next_number(folder: Path, sent_dir: Path) -> int:
+    nums = [int(m.group(1)) for d in (folder, sent_dir) if d.is_dir()
             for p in d.iterdir() if (m := _EML_RE.match(p.name))]
     return max(nums, default=0) + 1
 
 
-def write_eml(folder: Path, msg: EmailMessage | bytes) -> Path:
-    """Write the mail atomically as ``NNNNNN-<hash>.eml``; the number keeps the sending order."""
+def write_eml(folder: Path, msg: EmailMessage | bytes, *, name: str | None = None,
+              sent_dir: Path | None = None) -> Path:
+    """Write the mail atomically to ``folder``; returns its path.
+
+    Without ``name`` the file is ``NNNNNN-<hash>.eml``, numbered after every
+    mail in ``folder`` and ``sent_dir`` so that names keep the sending order.
+    With ``name`` (say "<turn file name>.eml") queueing the same mail again is
+    a no-op, and a different mail under that name is an error.
+    """
     import hashlib
 
     data = msg if isinstance(msg, bytes) else to_eml(msg)
+    if name is not None:
+        if "/" in name or "\\" in name or name.startswith(".") or not name.endswith(".eml"):
+            raise ValueError(f"mail file name {name!r} must be a plain name ending in .eml")
+        path = folder / name
+        try:
+            atomic_write(path, data, mode=0o600, exclusive=True)
+        except FileExistsError:
+            if path.read_bytes() != data:
+                raise MailError(f"{path} already holds a different mail",
+                                hint="send or remove the queued mail first") from None
+        return path
+    sent_dir = sent_dir or folder / SENT_DIR
     tag = hashlib.sha256(data).hexdigest()[:16]
     for _ in range(100):
-        path = folder / f"{_next_number(folder):06d}-{tag}.eml"
+        path = folder / f"{_next_number(folder, sent_dir):06d}-{tag}.eml"
         try:
             # exclusive: two pbem processes queueing at once must not overwrite each other.
             atomic_write(path, data, mode=0o600, exclusive=True)
@@ -233,12 +260,11 @@ def write_eml(folder: Path, msg: EmailMessage | bytes) -> Path:
     raise MailError(f"cannot find a free file name in {folder}", hint="remove stale files from the outbox")
 
 
-def _mark_sent(path: Path) -> Path:
-    sent = path.parent / SENT_DIR
-    sent.mkdir(parents=True, exist_ok=True)
-    target = sent / path.name
+def _mark_sent(path: Path, sent_dir: Path) -> Path:
+    sent_dir.mkdir(parents=True, exist_ok=True)
+    target = sent_dir / path.name
     os.replace(path, target)
-    fsync_dir(sent)
+    fsync_dir(sent_dir)
     fsync_dir(path.parent)
     return target
 
@@ -250,12 +276,16 @@ def send_or_queue(
     password_provider: PasswordProvider | None = None,
     *,
     ssl_context: ssl.SSLContext | None = None,
+    name: str | None = None,
+    sent_dir: Path | None = None,
 ) -> SendResult:
     """Queue the mail in ``folder``, then send it (unless there is no SMTP config or outbox_only).
 
-    On a send failure the MailError is raised with ``.queued`` set to the .eml's path.
+    On success the .eml moves to ``sent_dir`` (default ``folder/sent``). On a
+    send failure the MailError is raised with ``.queued`` set to the .eml's path.
     """
-    path = write_eml(folder, msg)
+    sent_dir = sent_dir or folder / SENT_DIR
+    path = write_eml(folder, msg, name=name, sent_dir=sent_dir)
     if cfg is None or cfg.outbox_only or not cfg.smtp_host:
         return SendResult(path, "queued")
     try:
@@ -265,7 +295,7 @@ def send_or_queue(
         e.message = f"{e.message}; the mail is kept in {path}"
         e.args = (e.message,)
         raise
-    return SendResult(_mark_sent(path), "sent")
+    return SendResult(_mark_sent(path, sent_dir), "sent")
 
 
 def resend_outbox(
@@ -274,6 +304,7 @@ def resend_outbox(
     password_provider: PasswordProvider | None = None,
     *,
     ssl_context: ssl.SSLContext | None = None,
+    sent_dir: Path | None = None,
     progress: Callable[[int, int, Path], None] | None = None,
 ) -> list[SendResult]:
     """Send every queued mail in order; stop at the first failure.
@@ -281,6 +312,7 @@ def resend_outbox(
     Stopping keeps the order: a turn file sent after an earlier one that
     failed would only be refused as out of order by the receivers.
     """
+    sent_dir = sent_dir or folder / SENT_DIR
     paths = queued(folder)
     # Ask (keyring, prompt) once for the whole batch, not once per mail.
     provide = remembering(password_provider or default_password_provider(cfg))
@@ -291,7 +323,7 @@ def resend_outbox(
         else:
             try:
                 send_bytes(path.read_bytes(), cfg, provide, ssl_context=ssl_context)
-                results.append(SendResult(_mark_sent(path), "sent"))
+                results.append(SendResult(_mark_sent(path, sent_dir), "sent"))
             except MailError as e:
                 e.queued = path
                 results.append(SendResult(path, "queued", e))

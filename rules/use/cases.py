@@ -1,0 +1,323 @@
+"""PRESTATE / POSTSTATE line language of the USE rules cases (tests/cases/use/*.case).
+
+PRESTATE (one statement a line; words in [] optional)::
+
+    map blank 20x20 [country=FRA]        a rectangle of clear, mild-zone land (default 20x20 FRA)
+    map france-1940                      the scenario's real map, no units (countries from the scenario)
+    scenario france-1940                 the scenario's full start (then statements modify it)
+    hex 1204 terrain=rough [country=GER] [area=NAME] [zone=cold] [faded] [coastal]
+    side 1204 1205 river|prohibited|water|strait
+    transport 1201 1202 1203 ...         a Transport Line through consecutive hexes
+    city 1305 NAME COUNTRY [capital] [port] [factories=N]   (control goes to the country's faction)
+    prohibit SWI                         a Prohibited Country (1.3.8)
+    factions axis western
+    turn 1940-05 [n=1] [last=10]
+    phase actions axis                   the current step (phase, phasing faction)
+    weather mild poor | weather all severe
+    country GER axis|western|soviet|neutral [active|neutral] [will=N] [offmap=N] [mult=N] [pp=N] [dow=no] [pro=F]
+    unit ID COUNTRY KIND HEX|box=BOX [reduced] [elite] [supply=low|no] [sorties=N] [fort] [sm] [setup=HEX]
+    control HEX FACTION | fort HEX FACTION | policy NAME | marker airdrop|partisans HEX FACTION
+    activation ID [mp=N] [moved]         ID is mid-activation with N MP left
+    supply-reduced ID | improved ID      per-turn bookkeeping (7.2 once a turn, 8.1 once a turn)
+    event-marker FACTION airdrop|partisans   the faction holds that event marker, available
+    assault HEX ID [ID ...]              Assault marker of the units' faction on HEX
+    standing FACTION will-commit yes|no | standing FACTION retreat-toward HEX | standing FACTION skip PHASE
+    victory FACTION sudden|end collapsed|conquered|controls|otherwise [ARG] ["text"]
+
+POSTSTATE checks::
+
+    unit ID at HEX | unit ID reduced|full|fort|no-fort|sm | unit ID supply=S | unit ID sorties=N | unit ID box=B
+    eliminated ID | alive ID | pp COUNTRY N | will COUNTRY N | control HEX FACTION|none
+    fort HEX FACTION|none | phase PHASE [FACTION] | turn N | date YYYY-MM | weather ZONE W
+    pending SEAT [KIND] | combats N | country CODE FACTION [STATUS] | policy NAME on|off
+    flag NAME true|false | mp N | activation none|ID | over [TEXT] | not-over
+    standing FACTION will-commit V | assault HEX [ID ...] | no-assault HEX
+"""
+
+from __future__ import annotations
+
+import shlex
+from typing import Any
+
+from pbem.errors import InvalidInput
+
+from .state import FACTIONS, State, new_country, new_state, new_unit
+
+DEFAULT_COUNTRIES = {
+    "GER": ("axis", 40), "ITA": ("axis", 12), "FRA": ("western", 35), "UK": ("western", 20),
+    "BEL": ("western", 3), "NET": ("western", 3), "USSR": ("soviet", 85),
+}
+
+
+def _kv(words: list[str]) -> tuple[list[str], dict[str, str]]:
+    pos, kv = [], {}
+    for w in words:
+        if "=" in w:
+            k, _, v = w.partition("=")
+            kv[k] = v
+        else:
+            pos.append(w)
+    return pos, kv
+
+
+def prestate(lines: list[tuple[int, str]]) -> tuple[State, dict[str, Any]]:
+    spec: dict[str, Any] = {"cols": 20, "rows": 20, "country": "FRA", "hexes": {}, "sides": [],
+                            "transport": [], "cities": {}, "prohibited": []}
+    s: State | None = None
+    rest: list[tuple[int, list[str]]] = []
+    for no, line in lines:
+        try:
+            words = shlex.split(line)
+        except ValueError as e:
+            raise InvalidInput(f"PRESTATE line {no}: {e}") from None
+        if not words:
+            continue
+        if words[0] == "map" and len(words) > 1 and words[1] == "blank":
+            _, kv = _kv(words[2:])
+            for w in words[2:]:
+                if "x" in w and "=" not in w:
+                    c, _, r = w.partition("x")
+                    spec["cols"], spec["rows"] = int(c), int(r)
+            spec["country"] = kv.get("country", "FRA")
+        elif words[0] in ("map", "scenario"):
+            s = _from_scenario(words[1], full=words[0] == "scenario")
+        elif words[0] == "hex":
+            pos, kv = _kv(words[1:])
+            attrs: dict[str, Any] = dict(kv)
+            for flag in pos[1:]:
+                attrs[flag] = True
+            spec["hexes"].setdefault(pos[0], {}).update(attrs)
+        elif words[0] == "side":
+            spec["sides"].append([words[1], words[2], words[3]])
+        elif words[0] == "transport":
+            spec["transport"].append(words[1:])
+        elif words[0] == "city":
+            pos, kv = _kv(words[1:])
+            spec["cities"][pos[0]] = {"name": pos[1], "country": pos[2], "capital": "capital" in pos,
+                                      "port": "port" in pos, "factories": int(kv.get("factories", 0))}
+        elif words[0] == "prohibit":
+            spec["prohibited"].append(words[1])
+        else:
+            rest.append((no, words))
+    if s is None:
+        s = new_state("case", {"blank": spec}, ["axis", "western"], "1940-05", 10)
+        for code, (f, will) in DEFAULT_COUNTRIES.items():
+            s["countries"][code] = new_country(f, "active", will, mult=1)
+            s["countries"][code]["pp"] = 20
+        for h, c in spec["cities"].items():
+            s["control"][h] = s["countries"].get(c["country"], {}).get("faction") or "neutral"
+        s["phase"], s["active"] = "actions", "axis"
+    for no, words in rest:
+        try:
+            _statement(s, words)
+        except (KeyError, IndexError, ValueError) as e:
+            raise InvalidInput(f"PRESTATE line {no}: cannot read {' '.join(words)!r} ({e})") from None
+    return s, {f: None for f in s["factions"]}
+
+
+def _from_scenario(name: str, full: bool) -> State:
+    from . import scenario as scen
+    from .setup import state_from_scenario
+
+    s = state_from_scenario(scen.load_scenario(name))
+    if not full:
+        s["units"] = {}
+    s["phase"], s["active"] = "actions", "axis"
+    for c in s["countries"].values():
+        c["pp"] = 20 if c["status"] == "active" else 0
+    return s
+
+
+def _statement(s: State, words: list[str]) -> None:
+    head, args = words[0], words[1:]
+    pos, kv = _kv(args)
+    if head == "factions":
+        s["factions"] = [f for f in FACTIONS if f in args]
+        for f in s["factions"]:
+            s["standing"].setdefault(f, {"will_commit": None, "retreat_toward": None, "skip": []})
+    elif head == "turn":
+        s["date"] = pos[0]
+        s["turn"] = int(kv["n"]) if "n" in kv else s["turn"]
+        s["last_turn"] = int(kv["last"]) if "last" in kv else s["last_turn"]
+    elif head == "phase":
+        s["phase"] = pos[0]
+        s["active"] = pos[1] if len(pos) > 1 else s["active"]
+    elif head == "weather":
+        zones = ("cold", "mild", "warm") if pos[0] == "all" else (pos[0],)
+        for z in zones:
+            s["weather"][z] = pos[1]
+    elif head == "country":
+        code = pos[0]
+        faction = None if pos[1] == "neutral" else pos[1]
+        status = pos[2] if len(pos) > 2 else ("neutral" if faction is None else "active")
+        c = s["countries"].get(code) or new_country(faction, status, 10)
+        c.update(faction=faction, status=status)
+        for k in ("will", "offmap", "mult", "pp"):
+            if k in kv:
+                c[k] = int(kv[k])
+        if "will" in kv and "printed" not in kv:
+            c["printed_will"] = int(kv["will"])
+        if "printed" in kv:
+            c["printed_will"] = int(kv["printed"])
+        if "dow" in kv:
+            c["can_dow"] = kv["dow"] != "no"
+        if "pro" in kv:
+            c["pro"] = kv["pro"]
+        s["countries"][code] = c
+    elif head == "unit":
+        uid, country, kind = pos[0], pos[1], pos[2]
+        hex_ = pos[3] if len(pos) > 3 else None
+        u = new_unit(uid, country, kind, hex_, reduced="reduced" in pos or kind == "garrison",
+                     elite="elite" in pos, supply=kv.get("supply", "full"),
+                     sorties=int(kv.get("sorties", 0)), fort="fort" in pos, box=kv.get("box"))
+        u["sm"] = "sm" in pos
+        if "setup" in kv:
+            u["setup"] = kv["setup"]
+        if u["box"] is not None and u["box"] != "inactive":
+            u["hex"] = None
+        if country not in s["countries"]:
+            f, will = DEFAULT_COUNTRIES.get(country, ("axis", 10))
+            s["countries"][country] = new_country(f, "active", will)
+        s["units"][uid] = u
+    elif head == "control":
+        s["control"][pos[0]] = pos[1]
+    elif head == "fort":
+        s["forts"][pos[0]] = pos[1]
+    elif head == "policy":
+        s["policies"] = sorted(set(s["policies"]) | {pos[0]})
+        if "fixed" in pos:
+            s["fixed_policies"] = sorted(set(s["fixed_policies"]) | {pos[0]})
+    elif head == "marker":
+        s["markers"][pos[0]][pos[1]] = pos[2]
+    elif head == "activation":
+        u = s["units"][pos[0]]
+        from .state import mp_allowance
+
+        s["activation"] = {"unit": pos[0], "mp": int(kv.get("mp", mp_allowance(u))), "start": u["hex"],
+                           "fresh": "moved" not in pos, "stopped": False, "no_ezoc": []}
+    elif head == "assault":
+        faction = s["countries"][s["units"][pos[1]]["country"]]["faction"]
+        s["assaults"][pos[0]] = {"faction": faction, "units": pos[1:]}
+        for uid in pos[1:]:
+            s["units"][uid]["attack_mode"] = "assault"
+    elif head == "standing":
+        st = s["standing"].setdefault(pos[0], {"will_commit": None, "retreat_toward": None, "skip": []})
+        if pos[1] == "will-commit":
+            st["will_commit"] = pos[2]
+        elif pos[1] == "retreat-toward":
+            st["retreat_toward"] = pos[2]
+        else:
+            st["skip"] = sorted(pos[2:])
+    elif head == "event-marker":
+        s.setdefault("event_markers", {}).setdefault(pos[0], {})[pos[1]] = "available"
+    elif head == "supply-reduced":
+        s["done_turn"]["supply_reduced"].append(pos[0])
+    elif head == "improved":
+        s["done_turn"]["improved"].append(pos[0])
+    elif head == "victory":
+        s["victory"].append({"faction": pos[0], "timing": pos[1], "test": pos[2],
+                             "arg": pos[3] if len(pos) > 3 else None,
+                             "text": pos[4] if len(pos) > 4 else "victory"})
+    else:
+        raise ValueError(f"unknown statement {head!r}")
+
+
+def check(s: State, lines: list[tuple[int, str]]) -> list[str]:
+    bad: list[str] = []
+    for no, line in lines:
+        words = shlex.split(line)
+        try:
+            msg = _check(s, words)
+        except (KeyError, IndexError, ValueError) as e:
+            msg = f"cannot check ({type(e).__name__}: {e})"
+        if msg:
+            bad.append(f"line {no}: {line}: {msg}")
+    return bad
+
+
+def _check(s: State, w: list[str]) -> str | None:
+    head = w[0]
+    if head == "unit":
+        u = s["units"][w[1]]
+        what = w[2]
+        if what == "at":
+            return None if u["hex"] == w[3] and u["box"] is None else f"is at {u['hex']} (box {u['box']})"
+        if what in ("reduced", "full"):
+            return None if u["reduced"] == (what == "reduced") else f"reduced={u['reduced']}"
+        if what in ("fort", "no-fort"):
+            return None if u["fort"] == (what == "fort") else f"fort={u['fort']}"
+        if what == "sm":
+            return None if u["sm"] else "has no Strategic Move marker"
+        k, _, v = what.partition("=")
+        have = u[k]
+        return None if str(have).lower() == v.lower() else f"{k} is {have}"
+    if head == "eliminated":
+        u = s["units"][w[1]]
+        return None if u["box"] == "eliminated" else f"is not eliminated (hex {u['hex']}, box {u['box']})"
+    if head == "alive":
+        u = s["units"][w[1]]
+        return None if u["box"] is None else f"is in box {u['box']}"
+    if head in ("pp", "will"):
+        have = s["countries"][w[1]][head]
+        return None if have == int(w[2]) else f"is {have}"
+    if head == "control":
+        have = s["control"].get(w[1]) or "none"
+        return None if have == w[2] else f"is {have}"
+    if head == "fort":
+        have = s["forts"].get(w[1]) or "none"
+        return None if have == w[2] else f"is {have}"
+    if head == "phase":
+        ok = s["phase"] == w[1] and (len(w) < 3 or s["active"] == w[2])
+        return None if ok else f"is {s['phase']} {s['active']}"
+    if head == "turn":
+        return None if s["turn"] == int(w[1]) else f"is {s['turn']}"
+    if head == "date":
+        return None if s["date"] == w[1] else f"is {s['date']}"
+    if head == "weather":
+        return None if s["weather"][w[1]] == w[2] else f"is {s['weather'][w[1]]}"
+    if head == "pending":
+        from .sequence import pending
+
+        p = pending(s)
+        ok = p is not None and p[0] == w[1] and (len(w) < 3 or p[1] == w[2])
+        return None if ok else f"pending is {p}"
+    if head == "combats":
+        return None if len(s["combats"]) == int(w[1]) else f"{len(s['combats'])} pending"
+    if head == "country":
+        c = s["countries"][w[1]]
+        ok = (c["faction"] or "neutral") == w[2] and (len(w) < 4 or c["status"] == w[3])
+        return None if ok else f"is {c['faction']} {c['status']}"
+    if head == "policy":
+        on = w[1] in s["policies"]
+        return None if on == (w[2] == "on") else f"in effect: {on}"
+    if head == "flag":
+        have = bool(s["flags"].get(w[1]))
+        return None if have == (w[2] == "true") else f"is {have}"
+    if head == "mp":
+        act = s["activation"]
+        return None if act and act["mp"] == int(w[1]) else f"activation is {act}"
+    if head == "activation":
+        act = s["activation"]
+        have = act["unit"] if act else "none"
+        return None if have == w[1] else f"is {have}"
+    if head == "over":
+        if not s["over"]:
+            return "the game is not over"
+        return None if len(w) < 2 or w[1] in s["over"] else f"result is {s['over']!r}"
+    if head == "not-over":
+        return None if not s["over"] else f"game over: {s['over']}"
+    if head == "standing":
+        have = s["standing"][w[1]][w[2].replace("-", "_")]
+        return None if str(have).lower() == w[3].lower() else f"is {have}"
+    if head == "assault":
+        a = s["assaults"].get(w[1])
+        return None if a and a["units"] == w[2:] else f"is {a}"
+    if head == "marker":
+        have = s["markers"][w[1]].get(w[2]) or "none"
+        return None if have == w[3] else f"is {have}"
+    if head == "event-marker":
+        have = s.get("event_markers", {}).get(w[1], {}).get(w[2])
+        return None if str(have) == w[3] else f"is {have}"
+    if head == "no-assault":
+        return None if w[1] not in s["assaults"] else f"is {s['assaults'][w[1]]}"
+    raise ValueError(f"unknown check {head!r}")

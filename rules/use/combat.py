@@ -1,0 +1,347 @@
+"""Combat resolution (USE 5.1-5.3): DRMs, dice, the CRT, results, retreat, advance, air combat.
+
+A combat is declared in actions.py and waits in ``state['combats']`` for both Will Commit
+choices (5.1 step 2); once both are known, ``resolve`` runs steps 3-6 here.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import politics
+from .geo import Board, terrain_chart
+from .movement import enter_hex
+from .state import State, Unit, add_sorties, enemies, faction_of, ground_at, is_ground, units_at
+from .tables import authored, crt
+from .will import change_will, eliminate, step_loss
+from .zoc import in_ezoc
+
+Events = list[dict[str, Any]]
+DRM_CAP = 10  # USE 5.1 step 4: the net DRM is at most +10 or -10
+
+
+class Roller:
+    """The dice of one file (ctx.roll), so combat code needs no engine import."""
+
+    def __init__(self, ctx: Any) -> None:
+        self.ctx = ctx
+
+    def d6(self, purpose: str) -> int:
+        v: int = self.ctx.roll(6, purpose)[0]
+        return v
+
+
+def crt_result(att_final: int, def_final: int) -> str:
+    """USE 5.1 step 6: cross-reference the attacker's final result with the defender's."""
+    diff = att_final - def_final
+    for band in crt()["band"]:
+        if band["min"] <= diff <= band["max"]:
+            r: str = band["result"]
+            return r
+    raise AssertionError(f"CRT has no band for {diff}")
+
+
+def final_value(die: int, drm: int, halve: bool) -> int:
+    """USE 5.1 step 5: die + DRM, halved (round up) if instructed, never below 1."""
+    v = die + drm
+    if halve:
+        v = -(-v // 2)
+    return max(1, v)
+
+
+def cap(drm: int) -> int:
+    return max(-DRM_CAP, min(DRM_CAP, drm))
+
+
+def weather_at(state: State, b: Board, h: str) -> str:
+    w: str = state["weather"][b.zone[h]]
+    return w
+
+
+def boost(weather: str) -> int:
+    """USE 11.0: Tank, Air Support and Naval Support DRMs: +2 Fair, +1 Poor, none in Severe."""
+    return {"fair": 2, "poor": 1, "severe": 0}[weather]
+
+
+# --- retreat --------------------------------------------------------------
+
+
+def retreat_hexes(state: State, b: Board, unit: Unit, attacker_hexes: list[str]) -> list[str]:
+    """USE 5.3.5 / 5.3.5.1: legal retreat hexes, sorted."""
+    faction = faction_of(state, unit)
+    assert faction is not None
+    h0 = unit["hex"]
+    out = []
+    for n in b.neighbours(h0):
+        if b.ground_prohibited(n) or b.side_prohibited(h0, n):
+            continue
+        # The one-hex gap: the retreat hex may not be adjacent to (or be) an attacker's hex.
+        if any(b.distance(n, a) < 2 for a in attacker_hexes):
+            continue
+        if politics.entry_ban(state, b, unit, n, "retreat"):
+            continue
+        if b.city(n) is not None and enemies(state["control"].get(n), faction):
+            continue
+        if enemies(state["forts"].get(n), faction):
+            continue
+        if any(enemies(faction_of(state, u), faction) for u in units_at(state, n)):
+            continue
+        if ground_at(state, n) is not None:
+            continue  # stacking (3.3)
+        friendly_place = ((b.city(n) is not None and state["control"].get(n) == faction)
+                          or state["forts"].get(n) == faction)
+        if in_ezoc(state, b, n, faction) and not friendly_place:
+            continue
+        out.append(n)
+    return sorted(out)
+
+
+def isolated(state: State, b: Board, unit: Unit, attacker_hexes: list[str]) -> bool:
+    """USE 5.3.x Isolated Defender: no eligible retreat hex and not adjacent (across
+    non-prohibited hexsides) to a friendly city, fort or ground unit."""
+    if retreat_hexes(state, b, unit, attacker_hexes):
+        return False
+    faction = faction_of(state, unit)
+    h0 = unit["hex"]
+    for n in b.neighbours(h0):
+        if b.side_prohibited(h0, n):
+            continue
+        if b.city(n) is not None and state["control"].get(n) == faction:
+            return False
+        if state["forts"].get(n) == faction:
+            return False
+        g = ground_at(state, n)
+        if g is not None and faction_of(state, g) == faction:
+            return False
+    return True
+
+
+def choose_retreat(state: State, b: Board, unit: Unit, options: list[str], wanted: str | None) -> str:
+    """DECISION: the defender's named hex if legal; else the hex nearest its standing
+    'retreat-toward' hex; else nearest its capital; ties by lowest hex id (rules-gaps 15)."""
+    if wanted in options:
+        return wanted
+    faction = faction_of(state, unit) or ""
+    goal = state["standing"].get(faction, {}).get("retreat_toward") or b.capital_hex(unit["country"])
+    if goal:
+        return min(options, key=lambda h: (b.distance(h, goal), h))
+    return options[0]
+
+
+# --- air combat -------------------------------------------------------------
+
+
+def air_duel(state: State, b: Board, att: Unit, dfn: Unit, where: str, roll: Roller,
+             events: Events) -> str:
+    """USE 5.2 air/naval combat between two air units (authored results): 'att', 'def' or 'tie'."""
+    tab = authored()["air_combat"]
+    w = weather_at(state, b, where)
+    penalty = -2 if w == "poor" else 0  # USE 11.0: air/naval units have -2 DRM in Poor weather
+    a = roll.d6(f"air combat {att['id']}") + penalty + (tab["fighter_drm"] if att["kind"] == "fighter" else 0)
+    d = roll.d6(f"air combat {dfn['id']}") + penalty + (tab["fighter_drm"] if dfn["kind"] == "fighter" else 0)
+    winner = "att" if a > d else "def" if d > a else "tie"
+    if winner == "tie":
+        add_sorties(att, tab["tie_sorties"])
+        add_sorties(dfn, tab["tie_sorties"])
+    else:
+        win, lose = (att, dfn) if winner == "att" else (dfn, att)
+        add_sorties(win, tab["winner_sorties"])
+        add_sorties(lose, tab["loser_sorties"])
+    events.append({"kind": "air-combat", "attacker": att["id"], "defender": dfn["id"],
+                   "att_final": a, "def_final": d, "winner": winner})
+    return winner
+
+
+def resolve_air_strike(state: State, b: Board, c: dict[str, Any], att_commit: bool, roll: Roller,
+                       events: Events) -> None:
+    """USE 6.2.2 Air Strike against an enemy air/naval unit: an air/naval combat."""
+    att = state["units"][c["attackers"][0]]
+    dfn = state["units"][c["defender_unit"]]
+    if dfn["box"] is not None or att["box"] is not None:
+        events.append({"kind": "combat-void", "target": c["target"]})
+        return
+    winner = air_duel(state, b, att, dfn, c["target"], roll, events)
+    margin = authored()["air_combat"]["eliminate_margin"]
+    last = events[-1]
+    if winner == "att" and last["att_final"] - last["def_final"] >= margin:
+        eliminate(state, dfn, events, cause="combat", b=b)
+    _will_commit_effect(state, b, c, att_commit, {"att": "attacker", "def": "defender"}.get(winner, "none"),
+                        att["country"], dfn["country"], events)
+
+
+# --- ground combat ---------------------------------------------------------
+
+
+def _will_commit_effect(state: State, b: Board, c: dict[str, Any], att_commit: bool, winner: str,
+                        att_country: str, def_country: str, events: Events) -> None:
+    """Authored (rules-gaps item 2): a committed side that loses the combat loses National Will."""
+    tab = authored()["will_commit"]
+    for side, committed, country in (("attacker", att_commit, att_country),
+                                     ("defender", bool(c["def_commit"]), def_country)):
+        if not committed:
+            continue
+        delta = tab["draw"] if winner == "none" else tab["win"] if winner == side else tab["lose"]
+        change_will(state, b, country, int(delta), "Will Commit", events)
+
+
+def _valid_air(state: State, b: Board, uid: str | None, faction: str, target: str) -> Unit | None:
+    """USE 6.2.3: an air unit within 5 hexes of the defending unit, under 6 Sorties."""
+    if not uid or uid not in state["units"]:
+        return None
+    u: Unit = state["units"][uid]
+    if (u["box"] is not None or u["kind"] not in ("fighter", "bomber") or faction_of(state, u) != faction
+            or u["sorties"] >= 6 or u["sm"] or b.distance(u["hex"], target) > 5):
+        return None
+    return u
+
+
+def resolve_ground(state: State, b: Board, c: dict[str, Any], att_value: dict[str, Any], roll: Roller,
+                   events: Events) -> None:
+    """USE 5.1 steps 3-6 and 5.3 for a Mobile attack or an Assault."""
+    target = c["target"]
+    dfn = state["units"].get(c["defender_unit"])
+    attackers = [state["units"][u] for u in c["attackers"]
+                 if state["units"][u]["box"] is None and b.adjacent(state["units"][u]["hex"], target)]
+    if dfn is None or dfn["box"] is not None or dfn["hex"] != target or not attackers:
+        events.append({"kind": "combat-void", "target": target})
+        return
+    prim = attackers[0]
+    att_f, def_f = c["attacker"], c["defender"]
+    att_commit = bool(att_value.get("commit"))
+    def_commit = bool(c["def_commit"])
+    w = weather_at(state, b, target)
+    att_hexes = [u["hex"] for u in attackers]
+
+    # Step 2-3: only a committed side may add an air unit; two air units fight first (5.1 step 3).
+    a_air = _valid_air(state, b, att_value.get("air"), att_f, target) if att_commit else None
+    d_air = _valid_air(state, b, c.get("def_air"), def_f, target) if def_commit else None
+    air_drm = {"att": 0, "def": 0}
+    if a_air and d_air:
+        win = air_duel(state, b, a_air, d_air, target, roll, events)
+        if win in ("att", "def"):
+            air_drm[win] = boost(w)
+    else:
+        for side, u in (("att", a_air), ("def", d_air)):
+            if u:
+                air_drm[side] = boost(w)
+                add_sorties(u, 1)  # USE 6.2.3: 1 Sortie if no air combat was fought
+
+    # Step 4: DRMs.
+    tab = authored()
+    chart = terrain_chart()
+    a_parts: dict[str, int] = {}
+    d_parts: dict[str, int] = {}
+    if prim["elite"]:
+        a_parts["elite"] = 1
+    if dfn["elite"]:
+        d_parts["elite"] = 1
+    # DECISION: a side gets the Tank DRM when any of its units in the combat is a Tank; an
+    # attacker never gets it against terrain the chart marks tank_drm = false.
+    tank_ok = chart.terrain[b.terrain[target]].tank_drm
+    if tank_ok and any(u["kind"] == "tank" for u in attackers) and boost(w):
+        a_parts["tank"] = boost(w)
+    if dfn["kind"] == "tank" and boost(w):
+        d_parts["tank"] = boost(w)
+    if len(attackers) > 1:
+        a_parts["additional attackers"] = tab["combat_drm"]["additional_attacker"] * (len(attackers) - 1)
+    if prim["supply"] != "full":
+        a_parts["supply"] = -2  # USE 7.1
+    if dfn["supply"] != "full":
+        d_parts["supply"] = -2
+    if w == "poor":
+        a_parts["poor weather"] = -2  # USE 11.0
+    if att_commit:
+        a_parts["will commit"] = tab["will_commit"]["drm"]
+    if def_commit:
+        d_parts["will commit"] = tab["will_commit"]["drm"]
+    if air_drm["att"]:
+        a_parts["air support"] = air_drm["att"]
+    if air_drm["def"]:
+        d_parts["air support"] = air_drm["def"]
+    terr = chart.terrain[b.terrain[target]].defender_drm
+    # Terrain chart: a hexside DRM counts only when EVERY attacker attacks across such a hexside.
+    shared = frozenset.intersection(*(b.side(u["hex"], target) for u in attackers))
+    side_drm = max((chart.hexsides[f].defender_drm for f in shared if f in chart.hexsides), default=0)
+    if terr or side_drm:
+        d_parts["terrain"] = terr + side_drm
+    city = b.city(target)
+    if city is not None:
+        d_parts["city"] = chart.capital_defender_drm if city.capital else chart.city_defender_drm
+    if target in state["markers"]["airdrop"] or target in state["markers"]["partisans"]:
+        d_parts["airdrop/partisans"] = -2  # USE 6.1.1 / 6.1.4
+    iso = isolated(state, b, dfn, att_hexes)
+    if iso:
+        d_parts["isolated"] = tab["combat_drm"]["isolated_defender"]
+    a_drm = cap(sum(a_parts.values()))
+    d_drm = cap(sum(d_parts.values()))
+
+    # Step 5: dice. DECISION: halvings do not stack; a value is halved once at most.
+    a_die = roll.d6(f"combat {target} attacker")
+    d_die = roll.d6(f"combat {target} defender")
+    a_halve = dfn["fort"] or prim["supply"] == "no" or w == "severe"
+    d_halve = dfn["supply"] == "no" or w == "severe"
+    a_fin = final_value(a_die, a_drm, a_halve)
+    d_fin = final_value(d_die, d_drm, d_halve)
+    result = crt_result(a_fin, d_fin)
+    spec = crt()["results"][result]
+    events.append({"kind": "combat", "target": target, "mode": c["kind"], "attackers": [u["id"] for u in attackers],
+                   "defender": dfn["id"], "att_commit": att_commit, "def_commit": def_commit,
+                   "att_drm": a_drm, "def_drm": d_drm, "att_parts": a_parts, "def_parts": d_parts,
+                   "att_die": a_die, "def_die": d_die, "att_final": a_fin, "def_final": d_fin,
+                   "result": result, "isolated": iso})
+
+    # Step 6: apply the result.
+    if spec.get("attacker_step"):
+        step_loss(state, prim, events, cause="combat", b=b)
+    if spec.get("eliminate"):
+        eliminate(state, dfn, events, cause="combat", b=b)
+    elif spec.get("defender_step"):
+        step_loss(state, dfn, events, cause="combat", b=b)
+    if spec.get("retreat") and dfn["box"] is None:
+        _retreat(state, b, dfn, att_hexes, c, events)
+    _will_commit_effect(state, b, c, att_commit, spec["winner"], prim["country"], dfn["country"], events)
+    for u in attackers:
+        u["attack_mode"] = c["kind"]
+
+    # 5.3.7 Advance after Combat and 15.17 No EZOC.
+    vacated = dfn["box"] is not None or dfn["hex"] != target
+    act = state["activation"]
+    if c["kind"] == "mobile" and dfn["box"] is not None and act is not None:
+        act["no_ezoc"].append(target)
+    if vacated and c.get("advance", True) and prim["box"] is None and ground_at(state, target) is None:
+        mover = prim
+        if c.get("advancer") and c["advancer"] in c["attackers"]:
+            mover = state["units"][c["advancer"]]
+        if mover["box"] is None and not politics.entry_ban(state, b, mover, target, "move"):
+            src = mover["hex"]
+            enter_hex(state, b, mover, target, events)
+            events.append({"kind": "advance", "unit": mover["id"], "from": src, "to": target})
+
+
+def _retreat(state: State, b: Board, dfn: Unit, att_hexes: list[str], c: dict[str, Any],
+             events: Events) -> None:
+    """USE 5.3.5 and 15.12: retreat one hex, or lose a step where the rules allow or demand."""
+    wanted = c.get("retreat")
+    # DECISION: unless the defender said otherwise, a full-strength unit keeps its fort (takes
+    # the step) and a reduced one retreats (the step would eliminate it).
+    if dfn["fort"] and (wanted == "stay" or (wanted is None and not dfn["reduced"])):
+        # USE 15.12: a defender under a fort may take a strength loss instead of retreating.
+        step_loss(state, dfn, events, cause="combat", b=b)
+        return
+    options = retreat_hexes(state, b, dfn, att_hexes)
+    if not options:
+        # USE 5.3.5: a reduced unit unable to retreat is eliminated, a full one flips.
+        step_loss(state, dfn, events, cause="retreat", b=b)
+        return
+    dest = choose_retreat(state, b, dfn, options, wanted)
+    src = dfn["hex"]
+    dfn["hex"] = dest
+    dfn["fort"] = False
+    events.append({"kind": "retreat", "unit": dfn["id"], "from": src, "to": dest})
+    if b.city(dest) is not None and state["control"].get(dest) != faction_of(state, dfn):
+        from .will import capture_city
+
+        capture_city(state, b, dest, faction_of(state, dfn) or "", events)
+
+
+__all__ = ["Roller", "crt_result", "final_value", "is_ground", "resolve_air_strike", "resolve_ground"]

@@ -1,0 +1,157 @@
+"""Economy (USE 9.x) and Unit Logistics: Replacements (8.1), Upgrade (8.2), Mobilization (8.3)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .errs import illegal
+from .geo import Board
+from .state import State, Unit, faction_of, ground_at, is_air, is_ground, is_leg, is_naval, stack_class, units_at
+from .tables import authored
+
+Events = list[dict[str, Any]]
+Order = dict[str, Any]
+PP_CAP = 59  # USE 9.0: maximum production points per country
+TRANSFER_MAX = 1  # USE 9.1.3: at most 1 PP per receiving country per turn
+TRANSFERRERS = frozenset({"GER", "UK", "USA", "USSR"})
+
+
+def factory_count(state: State, b: Board, code: str) -> int:
+    """USE 9.1: friendly factories of the country on the map, plus those off this map."""
+    c = state["countries"][code]
+    onmap = sum(city.factories for h, city in b.cities.items()
+                if city.country == code and state["control"].get(h) == c["faction"])
+    # DECISION: a city inside a Map Box (Berlin in the Reich box) cannot be captured on this
+    # map, so its factories always count for their country.
+    return int(onmap + b.box_factories.get(code, 0) + c["offmap"])
+
+
+def production(state: State, b: Board, events: Events) -> None:
+    """USE 9.1: PP = Factory Count x Production Multiplier, capped at 59 (9.0). The USSR does not
+    multiply while the Moscow Treaty is in effect."""
+    for code in sorted(state["countries"]):
+        c = state["countries"][code]
+        if c["status"] != "active" or c["faction"] is None:
+            continue
+        mult = 1 if (code == "USSR" and "moscow-treaty" in state["policies"]) else c["mult"]
+        c["pp"] = min(PP_CAP, factory_count(state, b, code) * mult)
+        events.append({"kind": "production", "country": code, "pp": c["pp"]})
+
+
+def _pay(state: State, order: Order, code: str, cost: int, rule: str) -> None:
+    c = state["countries"][code]
+    if cost > c["pp"]:
+        illegal(order, f"that costs {cost} PP; {code} has {c['pp']}", rule)
+    c["pp"] -= cost
+
+
+def _unit(state: State, order: Order, uid: str, faction: str) -> Unit:
+    u: Unit | None = state["units"].get(uid)
+    if u is None or faction_of(state, u) != faction:
+        illegal(order, f"{uid} is not a unit of yours", "8.0")
+    return u
+
+
+def has_choice(state: State, b: Board, phase: str, faction: str) -> bool:
+    mine = [u for u in state["units"].values() if faction_of(state, u) == faction]
+    rich = any(c["pp"] > 0 for c in state["countries"].values() if c["faction"] == faction)
+    if phase == "replacements":
+        return rich and any(u["box"] is None and u["supply"] == "full" and not u["sm"]
+                            and ((is_ground(u) and u["reduced"] and u["kind"] != "garrison") or u["sorties"] > 0)
+                            for u in mine)
+    if phase == "upgrade":
+        return any(u["box"] == "upgrade" for u in mine)
+    return rich and any(u["box"] == "mobilization" for u in mine)
+
+
+def replace(state: State, b: Board, order: Order, faction: str, events: Events) -> None:
+    """USE 8.1: improve a unit in Full Supply, not marked with Strategic Move, once per turn."""
+    u = _unit(state, order, order["unit"], faction)
+    tab = authored()["replacements"]
+    if u["box"] is not None:
+        illegal(order, f"{u['id']} is not on the map", "8.1")
+    if u["supply"] != "full":
+        illegal(order, f"{u['id']} is not in Full Supply", "8.1")
+    if u["sm"]:
+        illegal(order, f"{u['id']} is marked with Strategic Move", "4.1.4")
+    if u["id"] in state["done_turn"]["improved"]:
+        illegal(order, f"{u['id']} was already improved this turn", "8.1")
+    if is_ground(u):
+        if not u["reduced"] or u["kind"] == "garrison":
+            illegal(order, f"{u['id']} is not a reduced field unit", "8.1")
+        _pay(state, order, u["country"], tab["leg"] if is_leg(u) else tab["mobile"], "8.1")
+        u["reduced"] = False
+    else:
+        n = min(2, u["sorties"])  # USE 8.1: up to 2 Sorties
+        if n == 0:
+            illegal(order, f"{u['id']} has no Sorties to remove", "8.1")
+        _pay(state, order, u["country"], tab["sortie"] * n, "8.1")
+        u["sorties"] -= n
+    state["done_turn"]["improved"].append(u["id"])
+    events.append({"kind": "replacement", "unit": u["id"]})
+
+
+def upgrade(state: State, b: Board, order: Order, faction: str, events: Events) -> None:
+    """USE 8.2: swap an on-map unit for a unit of the Upgrade box, at 0 PP."""
+    old = _unit(state, order, order["unit"], faction)
+    new = _unit(state, order, order["new"], faction)
+    if new["box"] != "upgrade":
+        illegal(order, f"{new['id']} is not in the Upgrade box", "8.2")
+    if old["box"] is not None or old["supply"] != "full" or old["sm"]:
+        illegal(order, f"{old['id']} must be on the map, in Full Supply and not marked with Strategic Move",
+                "8.2")
+    if new["country"] != old["country"] or is_ground(new) != is_ground(old):
+        illegal(order, f"{new['id']} cannot replace {old['id']}", "8.2")
+    # DECISION: the upgrade unit takes the replaced unit's place, strength and supply.
+    new.update(hex=old["hex"], box=None, reduced=old["reduced"], supply=old["supply"], fort=old["fort"])
+    old.update(hex=None, box="removed", fort=False)
+    events.append({"kind": "upgrade", "unit": old["id"], "by": new["id"]})
+
+
+def mobilize(state: State, b: Board, order: Order, faction: str, events: Events) -> None:
+    """USE 8.3: place a unit of the Mobilization box in a friendly Mainland city of its country
+    (a port for naval units); ground units arrive reduced, air/naval units with 4 Sorties."""
+    u = _unit(state, order, order["unit"], faction)
+    h = order["to"]
+    tab = authored()["mobilization"]
+    if u["box"] != "mobilization":
+        illegal(order, f"{u['id']} is not in the Mobilization box", "8.3")
+    city = b.city(h)
+    if (city is None or city.country != u["country"] or not b.mainland(h)
+            or state["control"].get(h) != faction):
+        illegal(order, f"{h} is not a friendly Mainland city of {u['country']}", "8.3")
+    if is_naval(u) and not city.port:
+        illegal(order, f"{h} is not a port", "8.3")
+    if any(stack_class(o["kind"]) == stack_class(u["kind"]) for o in units_at(state, h)):
+        illegal(order, f"{h} already holds a unit of that kind", "3.3")
+    if any(faction_of(state, o) != faction for o in units_at(state, h)):
+        illegal(order, f"{h} holds an enemy unit", "3.3")
+    cost = tab["leg"] if is_leg(u) else tab["mobile"] if is_ground(u) else tab["air"] if is_air(u) else tab["naval"]
+    _pay(state, order, u["country"], int(cost), "8.3")
+    u.update(hex=h, box=None, supply="full", fort=False, sm=False)
+    if is_ground(u):
+        u["reduced"] = True
+    else:
+        u["sorties"] = 4
+    events.append({"kind": "mobilize", "unit": u["id"], "hex": h})
+    assert ground_at(state, h) is None or ground_at(state, h) is u or not is_ground(u)
+
+
+def transfer(state: State, order: Order, faction: str, events: Events) -> None:
+    """USE 9.1.3: Germany, UK, USA, USSR may give 1 PP a turn to each active friendly country;
+    the UK and the USA cannot transfer to each other."""
+    src, dst, n = order["from"], order["to"], order["pp"]
+    cs = state["countries"]
+    if src not in TRANSFERRERS or cs.get(src, {}).get("faction") != faction:
+        illegal(order, f"{src} cannot transfer production points", "9.1.3")
+    if dst not in cs or cs[dst]["faction"] != faction or cs[dst]["status"] != "active" or dst == src:
+        illegal(order, f"{dst} is not an active friendly country", "9.1.3")
+    if {src, dst} == {"UK", "USA"}:
+        illegal(order, "the UK and the USA cannot transfer to each other", "9.1.3")
+    got = sum(t["pp"] for t in state["done_turn"]["transfers"] if t["to"] == dst)
+    if got + n > TRANSFER_MAX:
+        illegal(order, f"{dst} may receive at most {TRANSFER_MAX} PP a turn", "9.1.3")
+    _pay(state, order, src, n, "9.1.3")
+    cs[dst]["pp"] = min(PP_CAP, cs[dst]["pp"] + n)
+    state["done_turn"]["transfers"].append({"from": src, "to": dst, "pp": n})
+    events.append({"kind": "transfer", "from": src, "to": dst, "pp": n})

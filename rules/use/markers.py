@@ -1,0 +1,96 @@
+"""Airdrop and Partisans actions (USE 6.1, 14.1, 14.10): markers placed in a hex for one
+Actions Sub-Phase that give a defending enemy unit there -2 (applied in combat.py).
+
+Event markers are tracked per faction in ``state['events_markers'][faction][name]`` as
+"available", a turn number (back on the Turn Track that turn, 1.6) or "removed".
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .errs import illegal
+from .geo import Board
+from .state import State, enemies, faction_of, is_air, is_ground, units_at
+from .will import capture_city
+
+Events = list[dict[str, Any]]
+Order = dict[str, Any]
+AIRDROP_RANGE = 3  # USE 6.1.1
+# USE 6.1.1: an Airdrop needs an air unit of the marker's nationality (UK or USA for Western).
+AIRDROP_NATIONS = {"axis": ("GER",), "western": ("UK", "USA"), "soviet": ("USSR",)}
+
+
+def _take_marker(state: State, order: Order, faction: str, name: str, rule: str) -> None:
+    pool = state.setdefault("event_markers", {}).setdefault(faction, {})
+    if pool.get(name) != "available":
+        illegal(order, f"your {name.title()} marker is not available now", rule)
+    pool[name] = "placed"
+
+
+def airdrop(state: State, b: Board, order: Order, faction: str, ctx: Any, events: Events) -> None:
+    h = order["target"]
+    if b.ground_prohibited(h) and not b.on_map(h):
+        illegal(order, f"{h} is not on the map", "6.1.1")
+    if b.country.get(h) in b.prohibited_countries or h in b.faded or b.is_water(h):
+        illegal(order, f"an Airdrop cannot be placed in Prohibited hex {h}", "6.1.1")
+    if h in state["markers"]["airdrop"]:
+        illegal(order, f"{h} already has an Airdrop marker", "6.1")
+    nations = AIRDROP_NATIONS[faction]
+    if not any(is_air(u) and u["box"] is None and u["country"] in nations and b.distance(u["hex"], h) <= AIRDROP_RANGE
+               for u in state["units"].values()):
+        illegal(order, f"no {'/'.join(nations)} air unit within {AIRDROP_RANGE} hexes of {h}", "6.1.1")
+    _take_marker(state, order, faction, "airdrop", "6.1.1")
+    state["markers"]["airdrop"][h] = faction
+    events.append({"kind": "airdrop", "faction": faction, "hex": h})
+    city = b.city(h)
+    owner = state["control"].get(h)
+    if city is not None and enemies(owner, faction) and not any(
+            enemies(faction_of(state, u), faction) for u in units_at(state, h)):
+        die = ctx.roll(6, f"airdrop {h}")[0]
+        events.append({"kind": "airdrop-city", "hex": h, "die": die})
+        if die <= 3:  # USE 6.1.1: 1-3 the city comes under friendly control
+            capture_city(state, b, h, faction, events)
+
+
+def partisans(state: State, b: Board, order: Order, faction: str, events: Events) -> None:
+    h = order["target"]
+    if h in state["markers"]["partisans"]:
+        illegal(order, f"{h} already has a Partisans marker", "6.1")
+    code = b.country.get(h)
+    c = state["countries"].get(code or "", {})
+    friendly_country = c.get("faction") == faction and c.get("status") in ("active", "conquered")
+    if not friendly_country:
+        illegal(order, f"{h} is not in an active or conquered friendly country", "6.1.4")
+    if not any((is_air(u) or is_ground(u)) and enemies(faction_of(state, u), faction) for u in units_at(state, h)):
+        illegal(order, f"{h} holds no enemy air or ground unit", "6.1.4")
+    _take_marker(state, order, faction, "partisans", "6.1.4")
+    state["markers"]["partisans"][h] = faction
+    events.append({"kind": "partisans", "faction": faction, "hex": h})
+
+
+def end_of_actions(state: State, faction: str, ctx: Any, events: Events) -> None:
+    """USE 1.2.1 / 6.1: markers come off at the end of the Actions Sub-Phase; Airdrop: a die,
+    1-5 back that many turns later, 6 removed from the scenario; Partisans: back a die later."""
+    pool = state.setdefault("event_markers", {}).setdefault(faction, {})
+    for name in ("airdrop", "partisans"):
+        placed = [h for h, f in state["markers"][name].items() if f == faction]
+        for h in placed:
+            del state["markers"][name][h]
+        if pool.get(name) == "placed":
+            die = ctx.roll(6, f"{name} return")[0] if ctx is not None else 6
+            if name == "airdrop" and die == 6:
+                pool[name] = "removed"
+            else:
+                pool[name] = state["turn"] + die
+            events.append({"kind": "marker-return", "marker": name, "faction": faction, "die": die,
+                           "back": pool[name]})
+
+
+def turn_track(state: State, events: Events) -> None:
+    """USE 12.2: counters on the new turn's box come back."""
+    for faction, pool in state.get("event_markers", {}).items():
+        for name, v in pool.items():
+            if isinstance(v, int) and v <= state["turn"]:
+                pool[name] = "available"
+                events.append({"kind": "marker-back", "marker": name, "faction": faction})

@@ -1,0 +1,326 @@
+"""``UseRules``: the USE rules module as the engine sees it (pbem.rulesapi.RulesModule)."""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any
+
+from pbem.errors import OrderError, OrderErrors
+from pbem.rulesapi import Outcome, Pending, RulesModule, Scenario
+
+from . import actions, economy, geo, orders, sequence, war
+from .errs import illegal
+from .state import State, clone
+
+Order = dict[str, Any]
+Events = list[dict[str, Any]]
+VERSION = "0.1"
+
+
+class UseRules(RulesModule):
+    name = "use"
+    version = VERSION
+    title = "Unconditional Surrender! World War 2 in Europe"
+
+    # --- tables and scenarios ------------------------------------------------
+    def rules_hash(self) -> bytes:
+        from .tables import tables_digest
+
+        return hashlib.sha256(b"pbem/v1/use-rules\n" + VERSION.encode() + tables_digest()).digest()
+
+    def scenarios(self) -> list[str]:
+        from . import scenario as scen
+
+        return list(scen.list_scenarios())
+
+    def load_scenario(self, name: str) -> Scenario:
+        from . import scenario as scen
+
+        sc = scen.load_scenario(name)
+        seats = tuple(f.lower() for f, spec in sorted(sc.factions.items(), key=lambda kv: kv[1].order)
+                      if spec.played)
+        return Scenario(rules=self.name, name=sc.name, title=sc.title, digest=sc.hash, seats=seats, data=sc)
+
+    def initial_state(self, scenario: Scenario, seats: dict[str, str], options: dict[str, Any]
+                      ) -> tuple[Any, dict[str, Any]]:
+        from .setup import state_from_scenario
+
+        public = state_from_scenario(scenario.data)
+        return public, {s: None for s in seats}
+
+    # --- flow ----------------------------------------------------------------
+    def pending(self, public: Any) -> Pending | None:
+        p = sequence.pending(public)
+        if p is None:
+            return None
+        faction, kind, wanted = p
+        options: tuple[str, ...] = ("yes", "no") if kind == "will-commit" else ()
+        return Pending(seat=faction, phase=sequence.phase_label(public), wanted=wanted, kind=kind,
+                       options=options)
+
+    def result(self, public: Any) -> str | None:
+        r: str | None = public.get("over")
+        return r
+
+    def parse_orders(self, text: str, seat: str, public: Any, private: Any) -> Any:
+        return {"orders": orders.parse(text, public)}
+
+    def public_orders(self, parsed: Any) -> Any:
+        return {"orders": orders.public_projection(parsed["orders"])}
+
+    def private_orders(self, parsed: Any) -> Any:
+        return {"orders": [dict(o) for o in parsed["orders"]]}
+
+    def orders_from_wire(self, public: Any, private: Any | None) -> Any:
+        return private if private is not None else public
+
+    def apply(self, public: Any, private: dict[str, Any], seat: str, parsed: Any, ctx: Any) -> Outcome:
+        s = clone(public)
+        events: Events = []
+        run_file(s, seat, parsed["orders"], ctx, events, None)
+        for e in events:
+            kind = e.pop("kind")
+            ctx.event(kind, **e)
+        return Outcome(public=s)
+
+    def check_orders(self, text: str, seat: str, public: Any, private: Any,
+                     ctx: Any | None = None) -> list[OrderError]:
+        try:
+            parsed = orders.parse(text, public)
+        except OrderErrors as e:
+            return list(e.errors)
+        except OrderError as e:
+            return [e]
+        errors: list[OrderError] = []
+        s = clone(public)
+        try:
+            run_file(s, seat, parsed, ctx if ctx is not None else DryContext(seat), [], errors)
+        except OrderError as e:
+            errors.append(e)
+        return errors
+
+    def order_template(self, public: Any, private: Any, seat: str) -> str:
+        from .template import template
+
+        return template(public, seat)
+
+    def view(self, public: Any, private: Any | None, seat: str | None) -> dict[str, Any]:
+        return {"public": public, "private": private, "pending": sequence.pending(public)}
+
+    def summary_view(self, public: Any, private: Any | None, seat: str | None) -> dict[str, Any]:
+        from .view import summary_view
+
+        return summary_view(public)
+
+    def describe_event(self, event: dict[str, Any]) -> str:
+        from .view import describe
+
+        return describe(event)
+
+    def demo_script(self, scenario: str) -> str | None:
+        from .scenario import scenario_dir
+
+        path = scenario_dir(scenario) / "demo" / "orders.txt"
+        return path.read_text(encoding="utf-8") if path.is_file() else None
+
+    # --- rules cases ---------------------------------------------------------
+    def case_prestate(self, lines: list[tuple[int, str]]) -> tuple[Any, dict[str, Any]]:
+        from .cases import prestate
+
+        return prestate(lines)
+
+    def case_check(self, public: Any, private: dict[str, Any], lines: list[tuple[int, str]]) -> list[str]:
+        from .cases import check
+
+        return check(public, lines)
+
+
+class DryContext:
+    """A context for check_orders: dice read 1..6 cycling, commitments kept in memory.
+    Legality that depends on a future die (a combat result) cannot be known in advance."""
+
+    def __init__(self, seat: str) -> None:
+        self.seat = seat
+        self.seq = 0
+        self.game_id = b"\0" * 16
+        self.author_mode = True
+        self._n = 0
+        self._c: dict[str, Any] = {}
+
+    def roll(self, sides: int, purpose: str, count: int = 1) -> list[int]:
+        out = []
+        for _ in range(count):
+            self._n += 1
+            out.append((self._n - 1) % sides + 1)
+        return out
+
+    def commit(self, label: str, value: Any, context: str = "") -> str:
+        ref = f"dry.{len(self._c)}"
+        self._c[ref] = value
+        return ref
+
+    def open(self, ref: str) -> Any:
+        # A commitment sealed in an earlier file: its value is not known here
+        # (the engine passes a real context when it has the opening).
+        return self._c.get(ref, {})
+
+    def event(self, kind: str, **fields: Any) -> None:
+        pass
+
+
+# --- applying a file ----------------------------------------------------------------
+
+
+def run_file(s: State, seat: str, parsed: list[Order], ctx: Any, events: Events,
+             errors: list[OrderError] | None) -> None:
+    """Apply one file's orders to ``s`` (a private copy). ``errors``: collect instead of raising."""
+    b = geo.board(s)
+    if s["over"]:
+        illegal(None, f"the game is over: {s['over']}", "12.1")
+    p = sequence.pending(s)
+    if p is None or p[0] != seat:
+        who = p[0] if p else "nobody"
+        illegal(None, f"it is {who}'s turn to act, not {seat}'s", "1.2",
+                "run 'pbem status' to see whose move it is")
+    # Steps that need this seat's dice or openings but no choice: the weather roll (11.0) and
+    # the resolution of combats whose Will Commit answers are in (5.1).
+    if s["phase"] == "weather" and seat == "axis" and not s["combats"]:
+        sequence.roll_weather(s, b, ctx, events)
+        sequence.advance(s, b, events, ctx)
+    actions.resolve_ready(s, b, seat, ctx, events)
+    resolving = False
+    for o in parsed:
+        if errors is None:
+            resolving = run_order(s, b, seat, o, ctx, events, resolving)
+            continue
+        snapshot = clone(s)
+        try:
+            resolving = run_order(s, b, seat, o, ctx, events, resolving)
+        except OrderError as e:
+            errors.append(e)
+            s.clear()
+            s.update(snapshot)
+
+
+def run_order(s: State, b: geo.Board, seat: str, o: Order, ctx: Any, events: Events, resolving: bool) -> bool:
+    verb = o["verb"]
+    if verb == "standing":
+        set_standing(s, seat, o, events)
+        return resolving
+    p = sequence.pending(s)
+    if p is None:
+        illegal(o, "the game is over", "12.1")
+    if verb == "will-commit":
+        if p[:2] != (seat, "will-commit"):
+            illegal(o, "no combat waits for your Will Commit", "5.1")
+        actions.answer(s, b, o, seat, events)
+        return resolving
+    if p[1] == "will-commit" and p[0] == seat:
+        illegal(o, "answer the pending Will Commit first ('will-commit HEX yes|no')", "5.1")
+    if resolving and verb != "resolve":
+        illegal(o, "after 'resolve' orders only further 'resolve' orders may follow in this file", "5.3.3",
+                "the Assaults resolve when the defenders have answered; continue in your next file")
+    if p[0] != seat and not (resolving and verb == "resolve"):
+        illegal(o, f"the file must stop here: {p[0]} must act next ({p[2]})", "5.1" if s["combats"] else "1.2",
+                "send this file; continue in your next one")
+    if verb in ("pass", "end-phase"):
+        if s["phase"] == "actions":
+            actions.end_activation(s, events)
+        sequence.advance(s, b, events, ctx)
+        return resolving
+    want = orders.VERB_PHASE[verb]
+    if verb == "strategic-move" and seat in s["done_turn"]["sm"]:
+        illegal(o, f"{seat} has already made its Strategic Move this turn", "4.1.1")
+    if want and want != s["phase"]:
+        goto_phase(s, b, seat, o, want, ctx, events)
+    if verb == "declare-war":
+        war.declare_war(s, b, o, seat, ctx, events)
+    elif verb == "strategic-move":
+        from .movement import strategic_move
+
+        strategic_move(s, b, o, actions.own_unit(s, o, o["unit"], seat), o["path"], events)
+    elif verb == "move":
+        actions.do_move(s, b, o, seat, events)
+    elif verb == "attack":
+        o = dict(o, unit=_unit_at(s, o, o.get("unit")))
+        actions.declare_mobile(s, b, o, seat, ctx, events)
+    elif verb == "assault":
+        o = dict(o, unit=_unit_at(s, o, o.get("unit")))
+        actions.declare_assault(s, b, o, seat, events)
+    elif verb == "resolve":
+        o = dict(o, unit=_unit_at(s, o, o.get("unit")))
+        actions.declare_resolve(s, b, o, seat, ctx, events)
+        return True
+    elif verb == "rebase":
+        actions.do_rebase(s, b, o, seat, events)
+    elif verb == "air-strike":
+        actions.declare_air_strike(s, b, o, seat, ctx, events)
+    elif verb in ("airdrop", "partisans"):
+        from . import markers
+
+        actions.end_activation(s, events)
+        if verb == "airdrop":
+            markers.airdrop(s, b, o, seat, ctx, events)
+        else:
+            markers.partisans(s, b, o, seat, events)
+    elif verb == "fort":
+        actions.do_fort(s, b, o, seat, events)
+    elif verb == "end":
+        act = s["activation"]
+        if o.get("unit") and (act is None or act["unit"] != o["unit"]):
+            illegal(o, f"{o['unit']} is not the active unit", "6.0")
+        actions.end_activation(s, events)
+    elif verb == "replace":
+        economy.replace(s, b, o, seat, events)
+    elif verb == "upgrade":
+        economy.upgrade(s, b, o, seat, events)
+    elif verb == "mobilize":
+        economy.mobilize(s, b, o, seat, events)
+    elif verb == "transfer":
+        economy.transfer(s, o, seat, events)
+    sequence.settle(s, b, seat, events, ctx)
+    return resolving
+
+
+def _unit_at(s: State, o: Order, ref: str | None) -> str | None:
+    """Attack orders may name the attacker by its hex ('attack 1305 from 1204')."""
+    if ref is None or not orders.HEX_RE.match(ref):
+        return ref
+    for u in s["units"].values():
+        if u["hex"] == ref and u["box"] is None and u["kind"] in ("infantry", "paratroop", "garrison",
+                                                                   "motorized", "tank"):
+            uid: str = u["id"]
+            return uid
+    illegal(o, f"no ground unit at {ref}", "5.1")
+
+
+def goto_phase(s: State, b: geo.Board, seat: str, o: Order, want: str, ctx: Any, events: Events) -> None:
+    """An order of a later phase ends the seat's current phase(s), as 'end-phase' would, as long
+    as nobody else has to act in between."""
+    for _ in range(len(sequence.steps(s)) + 1):
+        if s["phase"] == want and s["active"] == seat:
+            return
+        p = sequence.pending(s)
+        if p is None or p[0] != seat or p[1] != "orders":
+            break
+        if s["phase"] == "actions":
+            actions.end_activation(s, events)
+        sequence.advance(s, b, events, ctx)
+        p = sequence.pending(s)
+        if p is None or p[0] != seat:
+            break
+    if not (s["phase"] == want and s["active"] == seat):
+        illegal(o, f"'{o['verb']}' belongs to the {want} phase; it is now the {sequence.phase_label(s)}",
+                "1.2", "end the file here; the order can go in a later file")
+
+
+def set_standing(s: State, seat: str, o: Order, events: Events) -> None:
+    """Standing orders: public choices that need no secrecy, so the engine needs no email."""
+    st = s["standing"].setdefault(seat, {"will_commit": None, "retreat_toward": None, "skip": []})
+    if o["what"] == "will-commit":
+        st["will_commit"] = None if o["value"] == "ask" else o["value"]
+    elif o["what"] == "retreat-toward":
+        st["retreat_toward"] = o["value"]
+    else:
+        st["skip"] = sorted(set(o["value"]))
+    events.append({"kind": "standing", "seat": seat, "what": o["what"], "value": o["value"]})

@@ -1,0 +1,283 @@
+"""Movement: Strategic (USE 4.1), Operational ground (4.2, 4.2.3), air (4.2.2), displacement (4.2.3.7).
+
+Every function here validates one order against the rules and changes the (already copied)
+state; a refused order raises IllegalOrder carrying the rule number.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import politics, supply
+from .errs import illegal
+from .geo import Board, terrain_chart
+from .state import (
+    State,
+    Unit,
+    add_sorties,
+    enemies,
+    faction_of,
+    is_air,
+    is_ground,
+    is_naval,
+    stack_class,
+    units_at,
+)
+from .zoc import ezoc_sources, friendly_anchor, in_ezoc
+
+Order = dict[str, Any]
+
+
+def enemy_presence(state: State, b: Board, h: str, faction: str) -> bool:
+    """An enemy city, fort or unit in ``h`` (what cancels the Transport Line benefit, USE 4.2.3)."""
+    if b.city(h) is not None and enemies(state["control"].get(h), faction):
+        return True
+    if enemies(state["forts"].get(h), faction):
+        return True
+    return any(enemies(faction_of(state, u), faction) for u in units_at(state, h))
+
+
+def step_cost(state: State, b: Board, a: str, h: str, faction: str) -> int | None:
+    """MP to enter ``h`` from ``a`` (USE 4.2: paid before entering; "+" hexside costs add up).
+
+    Along a Transport Line terrain and hexside count as Clear, unless ``h`` holds an
+    enemy city, fort or unit (USE 4.2.3). None: ground movement is prohibited.
+    """
+    if b.ground_prohibited(h) or b.side_prohibited(a, h):
+        return None
+    along = b.transport_between(a, h) and not enemy_presence(state, b, h, faction)
+    cost: int | None = terrain_chart().entry_cost(b.terrain[h], b.side(a, h), along)
+    return cost
+
+
+def attack_cost(state: State, b: Board, a: str, h: str, faction: str) -> int | None:
+    """USE 5.3.2: terrain cost of the defender's hex plus the "Attacking a unit" cost
+    (+1, or +2 in Poor or Severe weather, USE 11.0)."""
+    base = step_cost(state, b, a, h, faction)
+    if base is None:
+        return None
+    weather = state["weather"][b.zone[h]]
+    plus: int = terrain_chart().attack_mp[weather]
+    return base + plus
+
+
+def stack_conflict(state: State, unit: Unit, h: str) -> Unit | None:
+    """Another unit of the same stacking class in ``h`` (USE 3.3), if any."""
+    cls = stack_class(unit["kind"])
+    for u in units_at(state, h):
+        if u["id"] != unit["id"] and stack_class(u["kind"]) == cls:
+            return u
+    return None
+
+
+# --- entering a hex: control, forts, displacement ----------------------------
+
+
+def enter_hex(state: State, b: Board, unit: Unit, h: str, events: list[dict[str, Any]]) -> None:
+    """Put a ground unit into ``h`` and apply what entering does (2.3.1, 4.2.3, 4.2.3.7, 13.8)."""
+    faction = faction_of(state, unit)
+    assert faction is not None
+    for other in list(units_at(state, h)):
+        if (is_air(other) or is_naval(other)) and enemies(faction_of(state, other), faction):
+            displace(state, b, other, events)
+    unit["hex"] = h
+    if enemies(state["forts"].get(h), faction):
+        # USE 4.2.3: entering an enemy fort removes it.
+        del state["forts"][h]
+        events.append({"kind": "fort-removed", "hex": h})
+    if b.city(h) is not None and state["control"].get(h) != faction:
+        from .will import capture_city
+
+        capture_city(state, b, h, faction, events)
+    _west_invaded(state, b, unit, h, events)
+
+
+def _west_invaded(state: State, b: Board, unit: Unit, h: str, events: list[dict[str, Any]]) -> None:
+    """USE 13.8 trigger: the Axis enters Belgium, Netherlands, Ireland, or Mainland France/UK."""
+    if state["flags"].get("west_invaded") or faction_of(state, unit) != "axis":
+        return
+    code = b.country.get(h)
+    if code in ("BEL", "NET", "IRE") or (code in ("FRA", "UK") and b.mainland(h)):
+        state["flags"]["west_invaded"] = True
+        events.append({"kind": "conditional-event", "name": "west-invaded", "hex": h})
+
+
+def air_end_ok(state: State, b: Board, unit: Unit, h: str) -> str | None:
+    """Why an air unit may not end in ``h`` (USE 4.2.2), or None."""
+    faction = faction_of(state, unit)
+    assert faction is not None
+    if politics.entry_ban(state, b, unit, h, "move"):
+        return "4.2.2"
+    city_friendly = b.city(h) is not None and state["control"].get(h) == faction
+    if not city_friendly and not b.has_transport(h):
+        return "4.2.2"
+    if enemy_presence(state, b, h, faction) or h in state["markers"]["airdrop"] or h in state["markers"]["partisans"]:
+        return "4.2.2"
+    if stack_conflict(state, unit, h):
+        return "3.3"
+    if in_ezoc(state, b, h, faction) and not friendly_anchor(state, b, h, faction):
+        return "4.2.2.1"
+    if supply.trace(state, b, unit, h) is None:
+        return "4.2.2"
+    return None
+
+
+def displace(state: State, b: Board, unit: Unit, events: list[dict[str, Any]]) -> None:
+    """USE 4.2.3.7: an enemy air/naval unit moves away, adding 1 Sortie if under 6; eliminated if
+    it has nowhere to go. DECISION: the engine moves it to the nearest eligible hex (lowest hex
+    id on ties) within its MP, so the owner need not be asked by email."""
+    start = unit["hex"]
+    unit["hex"] = None  # it must leave; it cannot count as its own stacking conflict
+    best: str | None = None
+    if is_air(unit):
+        for dist in range(1, 11):
+            ring = sorted(h for h in b.within(start, dist) if b.distance(start, h) == dist)
+            ok = [h for h in ring if air_end_ok(state, b, unit, h) is None]
+            if ok:
+                best = ok[0]
+                break
+    else:
+        ports = sorted((b.distance(start, h), h) for h, c in b.cities.items()
+                       if c.port and state["control"].get(h) == faction_of(state, unit)
+                       and h != start and not stack_conflict(state, unit, h))
+        best = ports[0][1] if ports else None
+    if best is None:
+        from .will import eliminate
+
+        unit["hex"] = start
+        eliminate(state, unit, events, cause="displacement")
+        return
+    unit["hex"] = best
+    if unit["sorties"] < 6:
+        add_sorties(unit, 1)
+    events.append({"kind": "displaced", "unit": unit["id"], "from": start, "to": best})
+
+
+# --- operational ground movement ------------------------------------------
+
+
+def move_ground(state: State, b: Board, order: Order, unit: Unit, path: list[str],
+                events: list[dict[str, Any]]) -> None:
+    """USE 4.2.3 with the EZOC rules of 1.7.1 / 4.2.3.1-2, for the active unit."""
+    act = state["activation"]
+    faction = faction_of(state, unit)
+    assert faction is not None and act is not None
+    no_ezoc = act["no_ezoc"]
+    for h in path:
+        a = unit["hex"]
+        if not b.on_map(h) or not b.adjacent(a, h):
+            illegal(order, f"{unit['id']} cannot move from {a} to {h}: not adjacent", "4.2.3",
+                    "list every hex of the path, one step at a time")
+        if act["stopped"]:
+            illegal(order, f"{unit['id']} has ended its movement (Assault designated or activation over)",
+                    "5.3.3")
+        politics.check_entry(state, b, unit, h, "move", order)
+        if b.ground_prohibited(h) or b.side_prohibited(a, h):
+            illegal(order, f"{h} (or the hexside from {a}) is prohibited to ground movement", "1.3.2")
+        src_a = ezoc_sources(state, b, a, faction, no_ezoc)
+        if src_a and not act["fresh"]:
+            illegal(order, f"{unit['id']} is in an EZOC at {a}: it must end its activation or attack",
+                    "1.7.1", "write 'attack HEX mode mobile' or 'assault HEX', or end the activation")
+        src_h = ezoc_sources(state, b, h, faction, no_ezoc)
+        if src_a & src_h:
+            illegal(order, f"{a} to {h}: both hexes are in the ZOC of {sorted(src_a & src_h)[0]}",
+                    "4.2.3.1")
+        for u in units_at(state, h):
+            if is_ground(u) and enemies(faction_of(state, u), faction):
+                illegal(order, f"{h} holds enemy unit {u['id']}: attack it instead of entering", "3.3")
+            if is_ground(u) and src_h:
+                illegal(order, f"{h} holds friendly {u['id']} and is in an EZOC", "4.2.3.2")
+        cost = step_cost(state, b, a, h, faction)
+        if cost is None:
+            illegal(order, f"ground movement cannot enter {h} from {a}", "4.2.3")
+        if cost > act["mp"]:
+            illegal(order, f"{unit['id']} needs {cost} MP to enter {h} but has {act['mp']} left", "4.2",
+                    "MP are paid before entering; end the move earlier")
+        act["mp"] -= cost
+        act["fresh"] = False
+        enter_hex(state, b, unit, h, events)
+        events.append({"kind": "move", "unit": unit["id"], "from": a, "to": h, "mp_left": act["mp"]})
+    other = stack_conflict(state, unit, unit["hex"])
+    if other is not None:
+        illegal(order, f"{unit['id']} would end its move stacked with {other['id']} in {unit['hex']}",
+                "3.3", "a ground unit may only pass through a friendly unit's hex")
+
+
+# --- strategic movement -----------------------------------------------------
+
+
+def strategic_move(state: State, b: Board, order: Order, unit: Unit, path: list[str],
+                   events: list[dict[str, Any]]) -> None:
+    """USE 4.1: one supplied air or ground unit per faction per turn, along a contiguous
+    Transport Line, never into an enemy city, fort or EZOC, each hex able to trace supply."""
+    faction = faction_of(state, unit)
+    assert faction is not None
+    if faction in state["done_turn"]["sm"]:
+        illegal(order, f"{faction} has already made its Strategic Move this turn", "4.1.1")
+    if not (is_ground(unit) or is_air(unit)):
+        illegal(order, "naval units cannot use Strategic Movement", "4.1.2")
+    if unit["supply"] == "no":
+        illegal(order, f"{unit['id']} has No Supply and cannot Strategic Move", "7.1")
+    if not b.has_transport(unit["hex"]):
+        illegal(order, f"{unit['id']} is not in a hex with a Transport Line", "4.1.1")
+    if not path:
+        illegal(order, "a strategic move needs at least one hex", "4.1")
+    for i, h in enumerate(path):
+        a = unit["hex"]
+        final = i == len(path) - 1
+        if not b.on_map(h) or not b.adjacent(a, h) or not b.transport_between(a, h):
+            illegal(order, f"{a} to {h} does not follow a contiguous Transport Line", "4.1")
+        if b.ground_prohibited(h) or b.side_prohibited(a, h):
+            illegal(order, f"{h} is prohibited", "4.1.2")
+        politics.check_entry(state, b, unit, h, "strategic", order, final=final)
+        if enemy_presence(state, b, h, faction):
+            illegal(order, f"{h} holds an enemy city, fort or unit", "4.1.2")
+        if in_ezoc(state, b, h, faction):
+            illegal(order, f"{h} is in an enemy ZOC", "4.1.3")
+        if supply.trace(state, b, unit, h) is None:
+            illegal(order, f"{h} cannot trace a supply line to a Supply Source", "4.1.2")
+        unit["hex"] = h
+    if stack_conflict(state, unit, unit["hex"]):
+        illegal(order, f"{unit['id']} would end stacked over the limit in {unit['hex']}", "3.3")
+    unit["sm"] = True
+    state["done_turn"]["sm"].append(faction)
+    events.append({"kind": "strategic-move", "unit": unit["id"], "path": path})
+
+
+# --- air movement -----------------------------------------------------------
+
+
+def air_path_len(state: State, b: Board, unit: Unit, dest: str) -> int | None:
+    """Shortest air path in MP (terrain chart ``air_hex_mp`` a hex) avoiding
+    Prohibited Countries and banned neutral hexes; Faded Dot and water hexes are fine (1.3.2)."""
+    start = unit["hex"]
+    seen = {start: 0}
+    frontier = [start]
+    while frontier:
+        nxt = []
+        for h in frontier:
+            if h == dest:
+                return seen[h] * int(terrain_chart().air_hex_mp)
+            for n in b.neighbours(h):
+                if n in seen or politics.entry_ban(state, b, unit, n, "move"):
+                    continue
+                seen[n] = seen[h] + 1
+                nxt.append(n)
+        frontier = nxt
+    return None
+
+
+def air_move(state: State, b: Board, order: Order, unit: Unit, dest: str, mp: int,
+             events: list[dict[str, Any]]) -> None:
+    """USE 4.2.2 / 6.2.1 Air Rebase: move, end in a legal hex, add one Sortie."""
+    n = air_path_len(state, b, unit, dest)
+    if n is None or n > mp:
+        illegal(order, f"{unit['id']} cannot reach {dest} with {mp} MP", "4.2.2")
+    why = air_end_ok(state, b, unit, dest)
+    if why:
+        illegal(order, f"{unit['id']} cannot end its air move in {dest}", why,
+                "end in a friendly city or a Transport Line hex with no enemy counter, able to trace supply")
+    src = unit["hex"]
+    unit["hex"] = dest
+    add_sorties(unit, 1)
+    events.append({"kind": "air-move", "unit": unit["id"], "from": src, "to": dest})

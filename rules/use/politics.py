@@ -1,0 +1,92 @@
+"""Politics: entry bans from neutrality and policies (2.1.1, 10.3), Declare War (10.1),
+Country Activation (13.1), Collapse and Conquest (13.2), National Will, Victory (12.1)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .errs import illegal
+from .geo import Board
+from .state import State, Unit, faction_of
+
+# Counters of these countries are exempt from Cooperation Limits between minors (USE 10.3.2).
+COOP_EXEMPT = frozenset({"FRA", "GER", "UK", "USA", "USSR"})
+MAJORS = frozenset({"GER", "UK", "USA", "USSR"})
+
+
+def policy(state: State, name: str) -> bool:
+    return name in state["policies"]
+
+
+def country_of_hex(state: State, b: Board, h: str) -> dict[str, Any] | None:
+    code = b.country.get(h)
+    if code is None:
+        return None
+    c: dict[str, Any] | None = state["countries"].get(code)
+    return c
+
+
+def entry_ban(state: State, b: Board, unit: Unit, h: str, purpose: str,
+              final: bool = True) -> tuple[str, str] | None:
+    """Why ``unit`` may not enter ``h`` (rule, message), or None.
+
+    ``purpose``: "move" (operational or air), "retreat", "strategic", "supply".
+    ``final``: whether ``h`` is where the unit ends (some bans exempt passing through).
+    """
+    code = b.country.get(h)
+    if code is None:
+        return None
+    if code in b.prohibited_countries:
+        return "1.3.8", f"hex {h} is in {code}, a Prohibited Country"
+    faction = faction_of(state, unit)
+    c = state["countries"].get(code)
+    status = c["status"] if c else "neutral"
+    if status == "neutral":
+        # DECISION (rules-gaps 16): 2.1.1 bars only non-coastal neutral hexes; 10.3.3 is a
+        # policy that, while in effect, bars the whole country. Both hold: the policy is stricter.
+        if policy(state, "neutral-non-violation"):
+            return "10.3.3", f"hex {h} is in neutral {code}; Neutral Non-Violation bars entering it"
+        if h not in b.coastal:
+            return "2.1.1", f"hex {h} is a non-coastal hex of neutral {code}"
+    owner = c["faction"] if c else None
+    if purpose == "supply":
+        return None
+    if policy(state, "nazi-soviet-pact"):
+        if faction == "axis" and owner == "soviet":
+            return "10.3.5", f"Nazi-Soviet Pact: Axis units cannot enter Soviet country {code}"
+        if faction == "soviet" and owner not in (None, "soviet"):
+            return "10.3.5", f"Nazi-Soviet Pact: Soviet units cannot enter enemy country {code}"
+    if policy(state, "appeasement"):
+        if faction == "axis" and owner == "western":
+            return "10.3.4", f"Appeasement: Axis units cannot enter Western country {code}"
+        if faction == "western" and owner not in (None, "western"):
+            return "10.3.4", f"Appeasement: Western units cannot enter enemy country {code}"
+    if policy(state, "moscow-treaty") and faction == "axis" and code == "USSR" and status == "active":
+        return "10.3.6", "Moscow Treaty: Axis units cannot enter active USSR"
+    if policy(state, "cooperation-limits") and not (purpose == "strategic" and not final):
+        home = unit["country"]
+        if faction == "soviet" and code in ("FRA", "UK"):
+            return "10.3.2", f"Cooperation Limits: Soviet counters cannot enter {code}"
+        if faction == "western" and code == "USSR":
+            return "10.3.2", "Cooperation Limits: Western counters cannot enter the USSR"
+        if (home not in COOP_EXEMPT and code not in COOP_EXEMPT and code != home
+                and owner == faction):
+            return "10.3.2", f"Cooperation Limits: {home} counters cannot enter friendly minor country {code}"
+    return None
+
+
+def check_entry(state: State, b: Board, unit: Unit, h: str, purpose: str, order: dict[str, Any],
+                final: bool = True) -> None:
+    ban = entry_ban(state, b, unit, h, purpose, final)
+    if ban:
+        illegal(order, ban[1], ban[0])
+
+
+def may_attack(state: State, attacker: str, defender: str) -> tuple[str, str] | None:
+    """USE 10.3.4 / 10.3.5: factions under Appeasement or the Pact cannot attack each other."""
+    pair = {attacker, defender}
+    if policy(state, "nazi-soviet-pact") and pair == {"axis", "soviet"}:
+        return "10.3.5", "Nazi-Soviet Pact: Axis and Soviet cannot attack each other"
+    if policy(state, "appeasement") and pair == {"axis", "western"}:
+        return "10.3.4", "Appeasement: Axis and Western cannot attack each other"
+    return None

@@ -1,0 +1,197 @@
+"""Sequence of Play (USE 1.2), turn counting (1.6), Victory Check (12.1) and End of Turn (12.2).
+
+The turn is a list of steps ``(phase, faction)``. Steps with no choice to make are run
+automatically inside ``apply`` (Economy, the Supply Check, No Supply, Victory, End of Turn),
+and a faction's step is skipped when it has nothing it may do (e.g. the Western Declare War
+step while the Nazi-Soviet Pact forbids it, 10.1), so a game turn costs as few emails as the
+rules allow. The Weather Phase needs the Axis's dice, so it is rolled when the Axis sends
+its first file of the turn.
+
+DECISION: Replacements, Upgrade and Mobilization (8.1-8.3) never interact between factions,
+so each faction does all three in one go (Axis 8-9-10, then Western 8-9-10) instead of
+alternating phase by phase: the outcome is the same and it saves two emails a turn.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import economy, markers, supply
+from .geo import Board, weather_table
+from .state import State, date_add, faction_of, on_map
+
+Events = list[dict[str, Any]]
+
+INTERACTIVE = ("declare-war", "strategic-move", "actions", "replacements", "upgrade", "mobilization",
+               "diplomacy")
+
+
+def steps(state: State) -> list[tuple[str, str | None]]:
+    fs = state["factions"]
+    out: list[tuple[str, str | None]] = [("weather", "axis")]
+    out += [("declare-war", f) for f in fs]
+    out += [("economy", None), ("strategic-warfare", "axis")]
+    out += [("strategic-move", f) for f in fs]
+    for f in fs:
+        out += [("actions", f), ("supply-check", f)]
+    out.append(("no-supply", None))
+    for f in fs:
+        out += [("replacements", f), ("upgrade", f), ("mobilization", f)]
+    out += [("diplomacy", f) for f in fs]
+    out += [("victory", None), ("end-of-turn", None)]
+    return out
+
+
+def _index(state: State) -> int:
+    st = steps(state)
+    key = (state["phase"], state["active"] if state["phase"] not in ("economy", "no-supply", "victory",
+                                                                      "end-of-turn") else None)
+    return st.index(key)
+
+
+def phase_label(state: State) -> str:
+    f = state["active"]
+    name = state["phase"].replace("-", " ").title()
+    if state["phase"] in ("economy", "no-supply", "victory", "end-of-turn"):
+        return f"{state['date']} {name} Phase"
+    return f"{state['date']} {f.title()} {name} Phase"
+
+
+def pending(state: State) -> tuple[str, str, str] | None:
+    """(faction, kind, wanted): who must act and what is wanted of them."""
+    if state["over"]:
+        return None
+    for c in state["combats"]:
+        if c["status"] == "await-defender":
+            return (c["defender"], "will-commit",
+                    f"Will Commit or not for the {c['kind']} attack on {c['target']} "
+                    f"(answer 'will-commit {c['target']} yes|no')")
+    for c in state["combats"]:
+        if c["status"] == "await-resolve":
+            return (c["attacker"], "resolve",
+                    f"send a file to open your Will Commit and resolve the attack on {c['target']}")
+    if state["phase"] == "weather":
+        return ("axis", "orders", "your orders for the new turn (the weather is rolled when you send them)")
+    return (state["active"], "orders", f"orders for the {phase_label(state)}")
+
+
+def has_choice(state: State, b: Board, phase: str, faction: str) -> bool:
+    """Whether ``faction`` has anything it may do in its ``phase`` step (else it is skipped)."""
+    from . import war
+
+    if phase in state["standing"].get(faction, {}).get("skip", []):
+        return False
+    if phase == "declare-war":
+        return war.may_declare_any(state, faction)
+    if phase == "strategic-move":
+        if faction in state["done_turn"]["sm"]:
+            return False
+        return any(faction_of(state, u) == faction and on_map(u) and u["supply"] != "no"
+                   and u["kind"] in ("infantry", "paratroop", "garrison", "motorized", "tank", "fighter", "bomber")
+                   and b.has_transport(u["hex"]) for u in state["units"].values())
+    if phase in ("replacements", "upgrade", "mobilization"):
+        return economy.has_choice(state, b, phase, faction)
+    if phase == "diplomacy":
+        return False  # DECISION: no Diplomacy Cup contents are printed (rules-gaps 11): nothing to do
+    return True
+
+
+def run_auto(state: State, b: Board, phase: str, faction: str | None, events: Events, ctx: Any) -> None:
+    """Work of a step that needs no player (done on entering it)."""
+    if phase == "economy":
+        economy.production(state, b, events)
+    elif phase == "supply-check" and faction:
+        supply.supply_check(state, b, faction, events)
+        markers.end_of_actions(state, faction, ctx, events)
+        state["assaults"] = {h: a for h, a in state["assaults"].items() if a["faction"] != faction}
+    elif phase == "no-supply":
+        supply.no_supply_phase(state, events)
+    elif phase == "victory":
+        from .war import victory_check
+
+        victory_check(state, b, events)
+    elif phase == "end-of-turn":
+        end_of_turn(state, events)
+
+
+def enter_step(state: State, b: Board, phase: str, faction: str | None, events: Events) -> None:
+    """Bookkeeping at the start of an interactive step."""
+    if phase == "strategic-move" and faction:
+        # USE 4.1.1 step 2: the faction's Strategic Move marker from last turn comes off.
+        for u in state["units"].values():
+            if faction_of(state, u) == faction:
+                u["sm"] = False
+    if phase == "actions" and faction:
+        for u in state["units"].values():
+            if faction_of(state, u) == faction:
+                u["attack_mode"] = None
+
+
+def advance(state: State, b: Board, events: Events, ctx: Any = None) -> None:
+    """Move past the current step, then through every step that needs nobody."""
+    st = steps(state)
+    i = _index(state)
+    while True:
+        i += 1
+        if i >= len(st):
+            i = 0
+        phase, faction = st[i]
+        state["phase"] = phase
+        state["active"] = faction or state["active"]
+        if state["over"]:
+            return
+        if phase == "weather":
+            if ctx is not None and ctx.seat == "axis":
+                roll_weather(state, b, ctx, events)
+                continue
+            return
+        if phase in INTERACTIVE:
+            assert faction is not None
+            if has_choice(state, b, phase, faction):
+                enter_step(state, b, phase, faction, events)
+                events.append({"kind": "phase", "phase": phase, "faction": faction})
+                return
+            events.append({"kind": "phase-skipped", "phase": phase, "faction": faction})
+            continue
+        if phase == "strategic-warfare":
+            # Not modelled: no Fac Lost marker is on the track in the 1940 scenarios (9.2.1).
+            continue
+        run_auto(state, b, phase, faction, events, ctx)
+
+
+def settle(state: State, b: Board, seat: str, events: Events, ctx: Any) -> None:
+    """After an order: a Declare War or Strategic Movement step with nothing left to do for
+    its faction (no target left; its one Strategic Move made, 4.1) ends by itself."""
+    p = pending(state)
+    if (p is not None and p[:2] == (seat, "orders") and state["phase"] in ("declare-war", "strategic-move")
+            and state["active"] == seat and not has_choice(state, b, state["phase"], seat)):
+        advance(state, b, events, ctx)
+
+
+def roll_weather(state: State, b: Board, ctx: Any, events: Events) -> None:
+    """USE 11.0: the Axis rolls one die each for the Cold, Mild and Warm zones; Desert is Fair."""
+    month = int(state["date"].split("-")[1])
+    table = weather_table()
+    for zone in ("cold", "mild", "warm"):
+        die = ctx.roll(6, f"weather {zone}")[0]
+        state["weather"][zone] = table.result(zone, month, die)
+        events.append({"kind": "weather", "zone": zone, "die": die, "weather": state["weather"][zone]})
+    state["weather"]["desert"] = "fair"
+
+
+def end_of_turn(state: State, events: Events) -> None:
+    """USE 12.2 (and 9.0: unused production points are lost at turn end)."""
+    for c in state["countries"].values():
+        c["pp"] = 0
+    for u in state["units"].values():
+        if u["box"] == "eliminated":
+            u["box"] = "mobilization"  # 12.2: Eliminated box -> Mobilization box
+    state["done_turn"] = {"improved": [], "supply_reduced": [], "transfers": [], "sm": []}
+    if state["turn"] >= state["last_turn"]:
+        state["over"] = state["over"] or "The scenario ended with no victory condition met: a draw"
+        events.append({"kind": "game-over", "result": state["over"]})
+        return
+    state["turn"] += 1
+    state["date"] = date_add(state["date"], 1)
+    events.append({"kind": "turn", "turn": state["turn"], "date": state["date"]})
+    markers.turn_track(state, events)

@@ -1,0 +1,56 @@
+"""The starting public state of a scenario (the loader's ``scenario.Scenario`` -> canonical dicts)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .state import State, new_country, new_state, new_unit
+
+
+def state_from_scenario(sc: Any) -> State:
+    played = [name.lower() for name, f in sorted(sc.factions.items(), key=lambda kv: kv[1].order) if f.played]
+    y, m = sc.turns[0]
+    s = new_state(sc.name, {"scenario": sc.name}, played, f"{y:04d}-{m:02d}", len(sc.turns))
+    for code, c in sorted(sc.countries.items()):
+        status = c.status  # active | neutral | prohibited | dormant (created later, e.g. Vichy)
+        cd = new_country(c.faction.lower() if c.faction else None, status, c.will,
+                         printed_will=c.printed_will, offmap=c.offmap_factories, mult=c.multiplier,
+                         major=c.major)
+        cd["can_dow"] = bool(c.declare_war)
+        cd["pro"] = c.pro.lower() if c.pro else None
+        s["countries"][code] = cd
+    s["policies"] = sorted(name for name, p in sc.policies.items() if p.in_effect)
+    s["fixed_policies"] = sorted(name for name, p in sc.policies.items() if p.in_effect and not p.can_end)
+    for ev in sc.conditional_events.values():
+        s["flags"][ev.name.replace("-", "_")] = not ev.armed and s["flags"].get(ev.name.replace("-", "_"), False)
+    for city in sc.map.cities.values():
+        if city.hex is None:
+            continue
+        owner = s["countries"].get(city.country, {})
+        if owner.get("status") == "active" and owner.get("faction"):
+            s["control"][str(city.hex)] = owner["faction"]
+    for fort in sc.forts:
+        owner = s["countries"].get(fort.country, {})
+        s["forts"][str(fort.hex)] = owner.get("faction") or "neutral"
+    for spec in sc.units:
+        pl = spec.placement
+        reduced = spec.strength == "reduced"
+        u = new_unit(spec.id, spec.country, spec.kind, None, reduced=reduced, elite=spec.elite,
+                     sorties=spec.sorties, fort=spec.in_fort)
+        if pl.kind == "hex":
+            u["hex"] = str(pl.hex)
+        elif pl.kind == "box":
+            u["box"] = pl.box
+        elif pl.kind == "activation":
+            u["box"] = "inactive"
+            u["setup"] = str(pl.hex) if pl.hex else None
+        elif pl.kind == "turn":
+            u["box"] = "turn"
+            u["arrive"] = pl.turn
+            u["setup"] = str(pl.hex) if pl.hex else None
+        else:
+            u["box"] = pl.kind  # "mobilization" or "conditional"
+        s["units"][spec.id] = u
+    s["victory"] = [{"faction": v.faction.lower(), "timing": v.timing, "test": v.test, "arg": v.arg,
+                     "text": v.text} for v in sc.victory]
+    return s

@@ -1,0 +1,243 @@
+"""USE game state as canonical dicts, plus typed accessors.
+
+The public state is one dict of plain values (str keys, lists, str, int, bool,
+None) so the engine can hash it; nothing here is a dataclass at rest. Every
+function that changes the state works on a deep copy made once by ``apply``.
+
+Layout (all keys always present)::
+
+    v            format version (int)
+    scenario     scenario name
+    map          {"scenario": name} or {"blank": spec} (see geo.board)
+    factions     playing factions in faction order (USE 1.2: Axis, Western, Soviet)
+    turn, date   turn number (1-based) and "YYYY-MM"; last_turn ends the game
+    phase        current phase name (PHASES); active: the phasing faction
+    weather      {"cold"|"mild"|"warm"|"desert": "fair"|"poor"|"severe"}
+    countries    {name: {"faction", "status", "will", "factories", "mult", "pp", "major"}}
+    units        {id: unit dict, see new_unit}
+    control      {city hex: faction}
+    forts        {hex: faction}
+    policies     sorted list of policy names in effect (USE 10.3)
+    markers      {"airdrop": {hex: faction}, "partisans": {...}, "no_ezoc": [hex]}
+    assaults     {target hex: {"faction", "units": [ids]}} designated Assaults (USE 5.3.3)
+    activation   None or the unit being activated (USE 6.0)
+    combats      pending combats waiting for Will Commit or resolution (USE 5.1)
+    standing     {faction: standing orders} (no secrecy needed)
+    flags        conditional-event flags (West Invaded 13.8, ...)
+    done_turn    per-turn bookkeeping (improved units, supply reductions, transfers)
+    over         None, or the sentence naming the winner
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+State = dict[str, Any]
+Unit = dict[str, Any]
+
+FACTIONS = ("axis", "western", "soviet")  # USE 1.2 faction order
+
+# USE 1.2 Sequence of Play. Operations is split into its two Sub-Phases (1.2.1).
+PHASES = (
+    "weather",
+    "declare-war",
+    "economy",
+    "strategic-warfare",
+    "strategic-move",
+    "actions",
+    "supply-check",
+    "no-supply",
+    "replacements",
+    "upgrade",
+    "mobilization",
+    "diplomacy",
+    "victory",
+    "end-of-turn",
+)
+
+WEATHER_ZONES = ("cold", "mild", "warm", "desert")
+WEATHERS = ("fair", "poor", "severe")
+
+# USE 3.2 unit kinds.
+LEG = ("infantry", "paratroop", "garrison")
+MOBILE = ("motorized", "tank")
+GROUND = LEG + MOBILE
+AIR = ("fighter", "bomber")
+NAVAL = ("carrier", "surface", "convoy")
+KINDS = GROUND + AIR + NAVAL
+
+# USE 3.3: a hex holds at most one of each stacking class.
+def stack_class(kind: str) -> str:
+    if kind in GROUND:
+        return "ground"
+    if kind in ("carrier", "surface"):
+        return "warship"
+    return kind  # fighter, bomber, convoy
+
+
+SUPPLY_STATES = ("full", "low", "no")  # USE 7.1
+POLICIES = (
+    "home-defense",
+    "cooperation-limits",
+    "neutral-non-violation",
+    "appeasement",
+    "nazi-soviet-pact",
+    "moscow-treaty",
+)
+STATUSES = ("active", "neutral", "collapsed", "conquered")
+
+
+def new_state(scenario: str, map_spec: dict[str, Any], factions: list[str], date: str,
+              last_turn: int) -> State:
+    return {
+        "v": 1,
+        "scenario": scenario,
+        "map": map_spec,
+        "factions": [f for f in FACTIONS if f in factions],
+        "turn": 1,
+        "date": date,
+        "last_turn": last_turn,
+        "phase": "weather",
+        "active": "axis",
+        "weather": {z: "fair" for z in WEATHER_ZONES},
+        "countries": {},
+        "units": {},
+        "control": {},
+        "forts": {},
+        "policies": [],
+        "fixed_policies": [],  # policies the scenario says cannot end (no evaluation, no DOW)
+        "markers": {"airdrop": {}, "partisans": {}, "no_ezoc": []},
+        "event_markers": {},  # {faction: {"airdrop"|"partisans": "available"|turn|"removed"}}
+        "assaults": {},
+        "activation": None,
+        "combats": [],
+        "standing": {f: {"will_commit": None, "retreat_toward": None, "skip": []} for f in factions},
+        "flags": {"west_invaded": False, "east_invaded": False, "usa_entry": False},
+        "done_turn": {"improved": [], "supply_reduced": [], "transfers": [], "sm": []},
+        "victory": [],  # scenario victory conditions (12.1), see war.victory_check
+        "next_combat": 0,
+        "over": None,
+    }
+
+
+def new_country(faction: str | None, status: str, will: int, *, printed_will: int | None = None,
+                offmap: int = 0, mult: int = 1, major: bool = False) -> dict[str, Any]:
+    """``offmap``: factories not printed on this map, added to the Factory Count (9.1)."""
+    return {"faction": faction, "status": status, "will": will,
+            "printed_will": will if printed_will is None else printed_will,
+            "offmap": offmap, "mult": mult, "pp": 0, "major": major, "conquered_by": None}
+
+
+def new_unit(uid: str, country: str, kind: str, hex_: str | None, *, reduced: bool = False,
+             elite: bool = False, supply: str = "full", sorties: int = 0, fort: bool = False,
+             box: str | None = None) -> Unit:
+    return {
+        "id": uid,
+        "country": country,
+        "kind": kind,
+        "hex": hex_,
+        "box": box,  # None on the map; "mobilization", "eliminated", "upgrade" or a Map Box
+        "reduced": reduced,
+        "elite": elite,
+        "supply": supply,
+        "sorties": sorties,
+        "fort": fort,
+        "sm": False,  # Strategic Move marker (USE 4.1.4)
+        "acted": False,  # activated this Actions Sub-Phase (USE 6.0: one activation each)
+        "attack_mode": None,  # "mobile"/"assault" used this phase (USE 5.3.3)
+    }
+
+
+def clone(state: State) -> State:
+    return copy.deepcopy(state)
+
+
+# --- accessors -------------------------------------------------------------
+
+
+def faction_of(state: State, unit: Unit) -> str | None:
+    f: str | None = state["countries"].get(unit["country"], {}).get("faction")
+    return f
+
+
+def is_ground(unit: Unit) -> bool:
+    return unit["kind"] in GROUND
+
+
+def is_air(unit: Unit) -> bool:
+    return unit["kind"] in AIR
+
+
+def is_naval(unit: Unit) -> bool:
+    return unit["kind"] in NAVAL
+
+
+def is_leg(unit: Unit) -> bool:
+    return unit["kind"] in LEG
+
+
+def on_map(unit: Unit) -> bool:
+    return unit["hex"] is not None and unit["box"] is None
+
+
+def units_at(state: State, hex_: str) -> list[Unit]:
+    return [u for u in state["units"].values() if u["hex"] == hex_ and u["box"] is None]
+
+
+def ground_at(state: State, hex_: str) -> Unit | None:
+    for u in units_at(state, hex_):
+        if is_ground(u):
+            return u
+    return None
+
+
+def enemies(a: str | None, b: str | None) -> bool:
+    """USE 2.3: the three factions are mutually enemy; a neutral (None/"neutral") is nobody's enemy."""
+    return a in FACTIONS and b in FACTIONS and a != b
+
+
+def unit_enemy(state: State, unit: Unit, faction: str) -> bool:
+    return enemies(faction_of(state, unit), faction)
+
+
+def mp_allowance(unit: Unit) -> int:
+    """USE 4.2 / 3.2: Leg 8 MP, all others 10; 4 and 5 in Low or No Supply (USE 7.1)."""
+    if unit["supply"] == "full":
+        return 8 if is_leg(unit) else 10
+    return 4 if is_leg(unit) else 5
+
+
+def activation_cost(unit: Unit) -> int:
+    """USE 6.0: Leg 1 PP, Mobile 2 PP, air and naval 0 PP."""
+    if is_leg(unit):
+        return 1
+    if unit["kind"] in MOBILE:
+        return 2
+    return 0
+
+
+def add_sorties(unit: Unit, n: int) -> None:
+    """USE 1.5: Sorties never exceed 6 (a unit may 'suffer' more, but the marker stops at 6)."""
+    unit["sorties"] = max(0, min(6, unit["sorties"] + n))
+
+
+def city_owner(state: State, hex_: str) -> str | None:
+    owner: str | None = state["control"].get(hex_)
+    return owner
+
+
+def playing(state: State, faction: str) -> bool:
+    return faction in state["factions"]
+
+
+def next_faction(state: State, faction: str) -> str | None:
+    order = state["factions"]
+    i = order.index(faction)
+    return order[i + 1] if i + 1 < len(order) else None
+
+
+def date_add(date: str, months: int) -> str:
+    y, m = (int(x) for x in date.split("-"))
+    total = y * 12 + (m - 1) + months
+    return f"{total // 12:04d}-{total % 12 + 1:02d}"

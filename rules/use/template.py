@@ -1,0 +1,74 @@
+"""``order_template``: a commented order file listing what a seat may do now."""
+
+from __future__ import annotations
+
+from . import war
+from .sequence import pending, phase_label
+from .state import State, faction_of, is_air, is_ground, mp_allowance
+
+PHASE_HELP = {
+    "declare-war": ["declare-war COUNTRY          # USE 10.1", "end-phase"],
+    "strategic-move": ["strategic-move UNIT HEX HEX ...   # USE 4.1: one unit, along a Transport Line",
+                       "end-phase"],
+    "actions": ["move UNIT HEX HEX ...             # USE 4.2.3 (activates the unit: 1 PP Leg, 2 PP Mobile)",
+                "attack HEX from UNIT [will-commit|no-commit] [air UNIT] [no-advance]   # USE 5.3.2",
+                "assault HEX from UNIT             # USE 5.3.3: ends the unit's movement",
+                "resolve HEX [primary UNIT] [will-commit|no-commit] [air UNIT]     # USE 5.3.3",
+                "rebase AIRUNIT HEX                # USE 6.2.1", "air-strike AIRUNIT HEX [will-commit]  # USE 6.2.2",
+                "fort UNIT                         # USE 15.12: occupy a friendly fort, ends activation",
+                "end                               # end the current activation",
+                "end-phase                         # then the Supply Check (7.2) runs"],
+    "replacements": ["replace UNIT                 # USE 8.1", "end-phase"],
+    "upgrade": ["upgrade UNIT NEWUNIT              # USE 8.2", "end-phase"],
+    "mobilization": ["mobilize UNIT CITYHEX        # USE 8.3", "end-phase"],
+}
+
+
+def template(s: State, seat: str) -> str:
+    out = [f"# USE orders for {seat}: {phase_label(s)}", "# one order a line; '#' starts a comment"]
+    p = pending(s)
+    if p is None:
+        return "\n".join([*out, f"# the game is over: {s['over']}", ""])
+    who, kind, wanted = p
+    if who != seat:
+        out.append(f"# nothing to do: {who} must act ({wanted})")
+        out.append("# standing orders may still be set: standing will-commit yes|no|ask, "
+                   "standing retreat-toward HEX|none, standing skip PHASE...")
+        return "\n".join(out) + "\n"
+    out.append(f"# wanted: {wanted}")
+    if kind == "will-commit":
+        for c in s["combats"]:
+            if c["defender"] == seat and c["status"] == "await-defender":
+                out.append(f"# {c['kind']} attack on {c['target']} by {', '.join(c['attackers'])}")
+                out.append(f"# will-commit {c['target']} yes|no [air AIRUNIT] [retreat HEX|stay]")
+        return "\n".join(out) + "\n"
+    phase = "declare-war" if s["phase"] == "weather" else s["phase"]
+    out.append("#")
+    out += ["# " + line for line in PHASE_HELP.get(phase, ["end-phase"])]
+    if phase == "declare-war":
+        out.append("# may declare war on: " + (", ".join(war.targets(s, seat)) or "nothing"))
+    pps = [f"{code} {c['pp']}" for code, c in sorted(s["countries"].items()) if c["faction"] == seat]
+    out.append("# production points: " + ", ".join(pps))
+    out.append("# your units:")
+    for uid in sorted(s["units"]):
+        u = s["units"][uid]
+        if faction_of(s, u) != seat:
+            continue
+        where = u["hex"] if u["box"] is None else f"box {u['box']}"
+        bits = [u["kind"], where]
+        if is_ground(u):
+            bits.append("reduced" if u["reduced"] else "full")
+        if is_ground(u) or is_air(u):
+            bits.append(f"{mp_allowance(u)} MP")
+        if u["supply"] != "full":
+            bits.append(f"{u['supply']} supply")
+        if u["sorties"]:
+            bits.append(f"{u['sorties']} sorties")
+        if u["sm"]:
+            bits.append("strategic-moved")
+        if u["fort"]:
+            bits.append("in fort")
+        out.append(f"#   {uid}: " + ", ".join(bits))
+    out.append("")
+    out.append("end-phase")
+    return "\n".join(out) + "\n"
