@@ -112,6 +112,27 @@ def cli(cctx: click.Context, home: str | None, passphrase_file: str | None) -> N
     cctx.obj = Ctx(paths.resolve(home), passphrase_file)
 
 
+def _send(c: Ctx, gs: store.GameStore, d: game.Derived, f: turnfile.SignedFile, outbox_only: bool) -> None:
+    """Mail a produced file to the other players (or queue .eml files in the outbox)."""
+    from pbem import dispatch
+    from pbem.mail import MailError, load_config
+
+    cfg = None if outbox_only else load_config(c.home)
+    try:
+        results = dispatch.dispatch(c.session(), gs, d, f, cfg, use_config=False)
+    except MailError as e:
+        where = f" ({e.queued})" if getattr(e, "queued", None) else ""
+        raise MailError(f"the file is saved, but mailing it failed: {e}{where}",
+                        hint=f"{e.hint}; then run 'pbem mail resend {gs.root.name[:12]}'") from None
+    for r in results:
+        verb = "mailed" if r.status == "sent" else "queued"
+        click.echo(f"  {verb}: {r.path}")
+
+
+outbox_option = click.option("--outbox", "outbox_only", is_flag=True,
+                             help="Write the mails as .eml files to the game's outbox instead of sending them.")
+
+
 # -- keys -------------------------------------------------------------------
 @cli.group()
 def key() -> None:
@@ -197,9 +218,10 @@ def _parse_options(items: tuple[str, ...]) -> dict[str, Any]:
 @click.option("--seat", "seats", multiple=True, required=True,
               help="SEAT=me or SEAT=CARDFILE, once per seat.")
 @click.option("--option", "options", multiple=True, help="KEY=VALUE game option.")
+@outbox_option
 @pass_ctx
 def game_new(c: Ctx, rules_name: str, scenario: str, seats: tuple[str, ...],
-             options: tuple[str, ...]) -> None:
+             options: tuple[str, ...], outbox_only: bool) -> None:
     """Propose a new game; mail the proposal to every player."""
     s = c.session()
     cards: dict[str, Card] = {}
@@ -225,7 +247,8 @@ def game_new(c: Ctx, rules_name: str, scenario: str, seats: tuple[str, ...],
     click.echo(f"game {d.con.game_id.hex()} proposed")
     for seat, card in sorted(cards.items()):
         click.echo(f"  {seat:10} {card.name} <{card.email}> {card.fingerprint}")
-    click.echo(f"proposal: {gs.outbox / game._outbox_name(d.con.proposal)}")
+    click.echo(f"proposal: {gs.outbox / game.outbox_name(d.con.proposal)}")
+    _send(c, gs, d, d.con.proposal, outbox_only)
 
 
 @game_group.command("join")
@@ -233,8 +256,9 @@ def game_new(c: Ctx, rules_name: str, scenario: str, seats: tuple[str, ...],
 @click.option("--expect", "expects", multiple=True,
               help="SEAT=SHA256:... fingerprint you checked out of band (one per other seat).")
 @click.option("--yes", is_flag=True, help="Accept the fingerprints without asking (you checked them).")
+@outbox_option
 @pass_ctx
-def game_join(c: Ctx, proposal: str, expects: tuple[str, ...], yes: bool) -> None:
+def game_join(c: Ctx, proposal: str, expects: tuple[str, ...], yes: bool, outbox_only: bool) -> None:
     """Check a proposal's players and countersign it."""
     data = Path(proposal).read_bytes()
     con = genesis.read_proposal(turnfile.parse(data))
@@ -259,14 +283,16 @@ def game_join(c: Ctx, proposal: str, expects: tuple[str, ...], yes: bool) -> Non
         click.confirm("Do these fingerprints match what your opponents told you?", abort=True)
     jf, d = game.join(s, data)
     gs = store.game_dir(c.home, d.con.game_id)
-    click.echo(f"joined as {jf.author}; send {gs.outbox / game._outbox_name(jf)} to every player")
+    click.echo(f"joined as {jf.author}: {gs.outbox / game.outbox_name(jf)}")
+    _send(c, gs, d, jf, outbox_only)
 
 
 @game_group.command("end")
 @click.argument("game_ref", metavar="GAME")
 @click.option("--agree", is_flag=True, help="End a game that is not over: you agree to stop it here.")
+@outbox_option
 @pass_ctx
-def game_end(c: Ctx, game_ref: str, agree: bool) -> None:
+def game_end(c: Ctx, game_ref: str, agree: bool, outbox_only: bool) -> None:
     """Write your reveal: it opens every secret you hold, so anyone can audit the game."""
     gs = store.find_game(c.home, game_ref)
     s = c.session()
@@ -275,9 +301,10 @@ def game_end(c: Ctx, game_ref: str, agree: bool) -> None:
         raise PbemError("the game is not over",
                         hint="pass --agree if the players agreed to stop here; a reveal closes the game")
     f, d = game.end(s, gs)
-    click.echo(f"reveal written: {gs.outbox / game._outbox_name(f)}")
+    click.echo(f"reveal written: {gs.outbox / game.outbox_name(f)}")
     waiting = [x for x in d.con.seats if x not in d.reveals]
     click.echo(f"waiting for reveals from: {', '.join(waiting)}" if waiting else "every seat has revealed")
+    _send(c, gs, d, f, outbox_only)
 
 
 # -- archive ----------------------------------------------------------------
@@ -314,40 +341,132 @@ def archive_import(c: Ctx, file: str) -> None:
 
 # -- turns ------------------------------------------------------------------
 @cli.command()
-@click.argument("files", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False))
+@click.argument("files", nargs=-1, type=click.Path(exists=True, dir_okay=False))
+@click.option("--maildir", "maildir", is_flag=False, flag_value="", default=None,
+              help="Read a Maildir (default: the one in config.toml).")
+@click.option("--imap", "use_imap", is_flag=True, help="Fetch from the IMAP folder in config.toml.")
+@click.option("--all", "all_mail", is_flag=True, help="With --imap: look at every mail, not only pbem ones.")
+@click.option("--since", type=click.DateTime(formats=["%Y-%m-%d"]), help="With --imap: mails since this date.")
 @pass_ctx
-def receive(c: Ctx, files: tuple[str, ...]) -> None:
-    """Take game files (proposals, joins, turns) into their games."""
-    s = c.session()
-    failed: PbemError | None = None
+def receive(c: Ctx, files: tuple[str, ...], maildir: str | None, use_imap: bool, all_mail: bool,
+            since: Any) -> None:
+    """Take game files into their games: .pbem files, .eml mails, a Maildir or IMAP.
+
+    Everything that is not a pbem file is ignored; the same file twice is fine.
+    """
+    from pbem import mail
+
+    found: list[mail.FoundFile] = []
     for name in files:
-        try:
-            r = game.receive(s, Path(name).read_bytes())
-        except PbemError as e:
-            click.echo(f"{name}: refused: {e}", err=True)
-            failed = failed or e
+        data = Path(name).read_bytes()
+        head = data[:8192].lower()
+        is_mail = name.lower().endswith(".eml") or (
+            not data.startswith(turnfile.MAGIC) and b"mime-version:" in head and b"content-type:" in head)
+        if is_mail:
+            found.extend(mail.attachments_from_eml(data, source=name))
+        else:
+            found.append(mail.FoundFile(Path(name).name, data, name))
+    cfg = mail.load_config(c.home) if (maildir is not None or use_imap) else None
+    if maildir is not None:
+        path = Path(maildir) if maildir else (Path(cfg.maildir) if cfg and cfg.maildir else None)
+        if path is None:
+            raise InvalidInput("no Maildir given and none in config.toml", hint="pass --maildir DIR")
+        found.extend(mail.from_maildir(path))
+    if use_imap:
+        if cfg is None or not cfg.imap_host:
+            raise NotFound("no IMAP server in config.toml", hint="see docs/mail.md for the [mail] settings")
+        with _progress("fetching mail") as tick:
+            found.extend(mail.from_imap(cfg, mail.password_provider(cfg), search="all" if all_mail else "pbem",
+                                        since=since.date() if since else None,
+                                        progress=lambda i, n, *_: tick(i, n)))
+    if not files and maildir is None and not use_imap:
+        raise InvalidInput("nothing to receive", hint="give FILES, --maildir or --imap")
+    if not found:
+        click.echo("no pbem files found")
+        return
+    with _progress("receiving") as tick:
+        results = mail.ingest(c.session(), found, progress=lambda i, n, *_: tick(i, n))
+    failed: PbemError | None = None
+    for r in results:
+        name = r.found.source if r.found.source == r.found.filename else f"{r.found.source}: {r.found.filename}"
+        if r.error is not None:
+            click.echo(f"{name}: refused: {r.error}", err=True)
+            click.echo(f"  hint: {r.error.hint}", err=True)
+            failed = failed or r.error
             continue
-        what = {"added": "added", "duplicate": "already had it", "invitation": "invitation saved"}[r.status]
-        click.echo(f"{name}: game {r.game.hex()[:12]} {r.kind} {r.seq} from {r.author}: {what}")
-        if r.status == "invitation":
-            click.echo(f"  join it with: pbem game join {name}")
+        rec = r.received
+        assert rec is not None
+        what = {"added": "added", "duplicate": "already had it", "invitation": "invitation saved"}[rec.status]
+        click.echo(f"{name}: game {rec.game.hex()[:12]} {rec.kind} {rec.seq} from {rec.author}: {what}")
+        if rec.status == "invitation":
+            click.echo(f"  join it with: pbem game join {c.home.invitations / (rec.game.hex() + '.pbem')}")
     if failed:
         raise failed
+
+
+@cli.group("mail")
+def mail_group() -> None:
+    """Mail that is waiting in your outboxes."""
+
+
+@mail_group.command("resend")
+@click.argument("game_ref", metavar="GAME", required=False)
+@pass_ctx
+def mail_resend(c: Ctx, game_ref: str | None) -> None:
+    """Send the mails still queued in a game's outbox (or every game's)."""
+    from pbem.mail import load_config, password_provider
+    from pbem.mail.send import resend_outbox
+
+    cfg = load_config(c.home)
+    if cfg is None or cfg.outbox_only:
+        raise NotFound("no SMTP server configured", hint="see docs/mail.md; or send the .eml files yourself")
+    games = [store.find_game(c.home, game_ref)] if game_ref else store.all_games(c.home)
+    provide = password_provider(cfg)
+    for gs in games:
+        for r in resend_outbox(gs.outbox, cfg, provide, sent_dir=gs.sent_dir):
+            click.echo(f"  {r.status}: {r.path}")
+
+
+@cli.command()
+@click.argument("game_ref", metavar="GAME")
+@outbox_option
+@pass_ctx
+def resend(c: Ctx, game_ref: str, outbox_only: bool) -> None:
+    """Mail your last file of GAME again (an opponent lost it)."""
+    gs = store.find_game(c.home, game_ref)
+    s = c.session()
+    d = game.load(s, gs)
+    mine = [sf for sf in gs.files() if sf.author == d.my_seat]
+    if not mine:
+        raise NotFound("you have written no file in this game yet")
+    f = turnfile.parse(mine[-1].read())
+    click.echo(f"re-sending file {f.seq} ({f.kind})")
+    from pbem import dispatch
+    from pbem.mail import load_config
+    from pbem.mail.send import send_or_queue
+
+    cfg = None if outbox_only else load_config(c.home)
+    n = len(list(gs.sent_dir.glob("*.eml"))) if gs.sent_dir.is_dir() else 0
+    for m in dispatch.mails_for(s, d, f):
+        r = send_or_queue(m.message, cfg, gs.outbox, name=f"{m.name[:-4]}.resend{n}.eml", sent_dir=gs.sent_dir)
+        click.echo(f"  {r.status}: {r.path}")
 
 
 @cli.command()
 @click.argument("game_ref", metavar="GAME")
 @click.option("--orders", "orders_file", required=True, type=click.Path(exists=True, dir_okay=False))
+@outbox_option
 @pass_ctx
-def play(c: Ctx, game_ref: str, orders_file: str) -> None:
-    """Apply your orders for the current phase and write the next turn file."""
+def play(c: Ctx, game_ref: str, orders_file: str, outbox_only: bool) -> None:
+    """Apply your orders for the current phase, write the next turn file and mail it."""
     gs = store.find_game(c.home, game_ref)
     text = Path(orders_file).read_text(encoding="utf-8")
     f, d = game.play(c.session(), gs, text)
-    out = gs.outbox / game._outbox_name(f)
+    out = gs.outbox / game.outbox_name(f)
     click.echo(f"turn file {f.seq} written: {out}")
     pend = d.pending()
     click.echo(f"next: {pend.seat}: {pend.phase}" if pend else f"game over: {d.rules.result(d.public)}")
+    _send(c, gs, d, f, outbox_only)
 
 
 @cli.group()

@@ -7,11 +7,18 @@ file carried from one home to the other as a mail attachment would be. The
 script of orders comes from the game's rules module (``demo_script``), so
 this front names no game.
 
+Mail is real too: an SMTP server on loopback (aiosmtpd) delivers each mail
+pbem sends into the recipient's Maildir, from which that player's pbem
+receives it (`pbem receive --maildir`).
+
 Output, under --out (default demo-out/):
-  homes/<seat>/   each player's pbem home
-  files/          every file that travelled, in order
-  orders/         every order file that was played
-  log.txt         every command and its output
+  homes/<seat>/        each player's pbem home
+  files/               every file that travelled, in order
+  mail/                every mail, as .eml, in the order sent
+  maildirs/<seat>/     each player's mailbox
+  summaries/<seat>/    the summary each player read after each file (its local, private view)
+  orders/              every order file that was played
+  log.txt              every command and its output
 """
 
 from __future__ import annotations
@@ -25,6 +32,48 @@ import time
 from pathlib import Path
 
 from pbem import rulesapi
+
+
+class MailServer:
+    """A loopback SMTP server that files each mail into its recipient's Maildir and into mail/."""
+
+    def __init__(self, out: Path, boxes: dict[str, Path]) -> None:
+        self.out = out
+        self.boxes = boxes
+        self.count = 0
+        self.controller: object = None
+        self.port = 0
+
+    def start(self) -> int:
+        import mailbox
+        import socket
+
+        from aiosmtpd.controller import Controller
+
+        server = self
+
+        class Handler:
+            async def handle_DATA(self, srv: object, session: object, envelope: object) -> str:  # noqa: N802
+                data: bytes = envelope.content  # type: ignore[attr-defined]
+                server.count += 1
+                (server.out / "mail" / f"{server.count:03d}.eml").write_bytes(data)
+                for rcpt in envelope.rcpt_tos:  # type: ignore[attr-defined]
+                    local = rcpt.split("@")[0]
+                    if local in server.boxes:
+                        mailbox.Maildir(server.boxes[local], create=True).add(data)
+                return "250 OK"
+
+        with socket.socket() as sock:
+            sock.bind(("127.0.0.1", 0))
+            self.port = sock.getsockname()[1]
+        controller = Controller(Handler(), hostname="127.0.0.1", port=self.port)
+        controller.start()
+        self.controller = controller
+        return self.port
+
+    def stop(self) -> None:
+        if self.controller is not None:
+            self.controller.stop()  # type: ignore[attr-defined]
 
 
 class Demo:
@@ -91,7 +140,7 @@ def main() -> None:
     out = Path(a.out).resolve()
     if out.exists():
         shutil.rmtree(out)
-    for sub in ("homes", "files", "orders"):
+    for sub in ("homes", "files", "orders", "mail", "maildirs", "summaries"):
         (out / sub).mkdir(parents=True)
     rules = rulesapi.get(a.rules)
     scen = rules.load_scenario(a.scenario)
@@ -99,10 +148,25 @@ def main() -> None:
     d = Demo(out, a.seed)
     seats = list(scen.seats)
     host = seats[0]
+    boxes = {s: out / "maildirs" / s for s in seats}
+    smtp = MailServer(out, boxes)
+    port = smtp.start()
+    try:
+        play(d, a, out, rules, scen, script, seats, host, boxes, port)
+    finally:
+        smtp.stop()
+    print(f"mails sent: {smtp.count} in {out / 'mail'}")
+
+
+def play(d: Demo, a: argparse.Namespace, out: Path, rules: rulesapi.RulesModule, scen: rulesapi.Scenario,
+         script: str | None, seats: list[str], host: str, boxes: dict[str, Path], port: int) -> None:
     print(f"pbem demo: {rules.title}, scenario {scen.title}; seats {', '.join(seats)}")
     for seat in seats:
         d.run(seat, "key", "new", "--name", f"{seat.title()} Player", "--email", f"{seat}@example.org")
         d.run(seat, "key", "card", "-o", str(out / f"{seat}.card"))
+        (d.home(seat) / "config" / "config.toml").write_text(
+            f'[mail]\nfrom = "{seat.title()} Player <{seat}@example.org>"\nsmtp_host = "127.0.0.1"\n'
+            f'smtp_port = {port}\nsmtp_security = "none"\nmaildir = "{boxes[seat]}"\n', encoding="utf-8")
     fprs = {s: d.run(s, "key", "fingerprint").strip() for s in seats}
     args = ["game", "new", "--rules", a.rules, "--scenario", a.scenario]
     for s in seats:
@@ -112,11 +176,13 @@ def main() -> None:
     print(f"  {host} proposed the game: {proposal.name}")
     for s in seats[1:]:
         expect = [x for o in seats if o != s for x in ("--expect", f"{o}={fprs[o]}")]
-        d.run(s, "game", "join", str(proposal), *expect)
+        d.run(s, "receive", "--maildir")  # the proposal arrives by mail: an invitation
+        invitation = sorted((d.home(s) / "data" / "invitations").glob("*.pbem"))[0]
+        d.run(s, "game", "join", str(invitation), *expect)
         j = d.carry(d.newest_outbox(s))
         for o in seats:
             if o != s:
-                d.run(o, "receive", str(j))
+                d.run(o, "receive", "--maildir")
         print(f"  {s} checked the fingerprints and joined: {j.name}")
     game_id = proposal.name.split("-")[0]
     for i, (seat, text) in enumerate((script and parse_script(script)) or [], start=1):
@@ -129,13 +195,16 @@ def main() -> None:
         f = d.carry(d.newest_outbox(seat))
         for o in seats:
             if o != seat:
-                d.run(o, "receive", str(f))
+                d.run(o, "receive", "--maildir")
+                (out / "summaries" / o).mkdir(exist_ok=True)
+                d.run(o, "show", game_id, "--html", "-o", str(out / "summaries" / o / f"{i:03d}.html"))
         first = next((ln for ln in text.splitlines() if ln.strip() and not ln.startswith("#")), "")
         print(f"  file {i:2}: {seat:8} {first[:60]:60} ({dt:.1f}s)")
     for s in seats:
         print("  " + d.run(s, "verify", "--all").strip().replace("\n", "\n  ") + f"   [{s}]")
         print("  " + d.run(s, "status").strip().replace("\n", "\n  ") + f"   [{s}]")
     print(f"files that travelled: {d.sent} in {out / 'files'}")
+    print(f"summaries: {out / 'summaries'} (one per player per file; open them in a browser)")
     print(f"homes: {out / 'homes'}; command log: {out / 'log.txt'}")
 
 

@@ -158,6 +158,11 @@ def _start(d: Derived) -> None:
 
 def begin(session: Session, proposal: SignedFile) -> Derived:
     con = read_proposal(proposal)
+    if con.rules.rules_hash() != con.h["rules_hash"]:
+        raise Unsupported(
+            f"this game was played with {con.h['rules']} rules {con.h['rules_version']} "
+            f"whose hash differs from this pbem's ({con.rules.version})",
+            hint="verify and play a game with the pbem release that started it")
     d = Derived(con=con, my_seat=con.seat_of(session.ident.card()), keys=Keyring(session.ident))
     d.est = new_engine_state(con.seats)
     d.roots[con.host] = proposal.header["seed_root"]
@@ -380,13 +385,13 @@ def check_orders(session: Session, store: GameStore, orders_text: str) -> list[A
     return d.rules.check_orders(orders_text, d.my_seat, clone(d.public), clone(d.private), ctx)
 
 
-def _outbox_name(f: SignedFile) -> str:
+def outbox_name(f: SignedFile) -> str:
     return f"{f.game.hex()[:12]}-{f.seq:06d}-{f.kind}-{f.author}.pbem"
 
 
 def repair(session: Session, store: GameStore) -> list[str]:
     d = load(session, store)
-    return store.repair(d.my_seat, lambda data: _outbox_name(turnfile.parse(data)))
+    return store.repair(d.my_seat, lambda data: outbox_name(turnfile.parse(data)))
 
 
 def play(session: Session, store: GameStore, orders_text: str) -> tuple[SignedFile, Derived]:
@@ -398,7 +403,7 @@ def play(session: Session, store: GameStore, orders_text: str) -> tuple[SignedFi
     check_turn_place(store, d, f)
     apply_turn(session, d, f)
     store.add(f.seq, "turn", f.author, data)
-    store.put_outbox(_outbox_name(f), data)
+    store.put_outbox(outbox_name(f), data)
     save_cache(store, d)
     return f, d
 
@@ -480,7 +485,7 @@ def end(session: Session, store: GameStore) -> tuple[SignedFile, Derived]:
     f = turnfile.parse(data)
     reveal.add_reveal(d, store, f)
     store.add(f.seq, "reveal", f.author, data)
-    store.put_outbox(_outbox_name(f), data)
+    store.put_outbox(outbox_name(f), data)
     return f, d
 
 
@@ -500,7 +505,7 @@ def join(session: Session, proposal_data: bytes) -> tuple[SignedFile, Derived]:
     add_join(session, d, jf)
     store.add(0, "proposal", p.author, proposal_data)
     store.add(0, "join", jf.author, data)
-    store.put_outbox(_outbox_name(jf), data)
+    store.put_outbox(outbox_name(jf), data)
     save_cache(store, d)
     inv = session.home.invitations / f"{p.game.hex()}.pbem"
     if inv.exists():
@@ -513,7 +518,7 @@ def create(session: Session, proposal_data: bytes) -> Derived:
     store = game_dir(session.home, p.game)
     d = begin(session, p)
     store.add(0, "proposal", p.author, proposal_data)
-    store.put_outbox(_outbox_name(p), proposal_data)
+    store.put_outbox(outbox_name(p), proposal_data)
     save_cache(store, d)
     return d
 

@@ -1,0 +1,75 @@
+"""From a produced file to the mails that carry it.
+
+One mail per other player: the attachment is the same file for everyone, the
+summary is written for its recipient (what happened since their last turn,
+what is wanted of them) but only from the *public* view, because mail travels
+in clear. The map is an inline PNG (``cid:map``), since many mail clients
+block SVG. The author's own private view is never mailed: ``pbem show``
+renders it locally.
+"""
+
+from __future__ import annotations
+
+import datetime
+from dataclasses import dataclass
+from email.message import EmailMessage
+
+from pbem import render, summary, turnfile
+from pbem.game import Derived, Session, outbox_name
+from pbem.mail import Attachment, InlineImage, MailConfig, build_message, load_config
+from pbem.mail.compose import GAME_HEADER, PBEM_MIME
+from pbem.mail.send import SendResult, send_or_queue
+from pbem.store import GameStore
+
+
+@dataclass
+class Mail:
+    seat: str
+    name: str
+    message: EmailMessage
+
+
+def mails_for(session: Session, d: Derived, f: turnfile.SignedFile) -> list[Mail]:
+    """The mails for file ``f``, ``d`` being the game just after it."""
+    author = d.con.cards.get(f.author)
+    sender = author.email if author else session.ident.email
+    when = datetime.datetime.fromtimestamp(int(f.header["time"]), datetime.UTC)
+    base = outbox_name(f)
+    out = []
+    png_cache: dict[str, bytes] = {}
+    for seat, card in sorted(d.con.cards.items()):
+        if seat == f.author:
+            continue
+        ctx = summary.build(d, seat, private=False)
+        images = []
+        map_src = None
+        if ctx["has_map"]:
+            svg = ctx["map_svg"]
+            if svg not in png_cache:
+                png_cache[svg] = render.svg_to_png(svg)
+            images.append(InlineImage("map", png_cache[svg]))
+            map_src = "cid:map"
+        msg = build_message(
+            sender=sender, recipients=[card.email], subject=summary.subject(d),
+            text=render.render_text(ctx), html=render.render_html(ctx, map_src=map_src),
+            attachments=[Attachment(base, f.raw, PBEM_MIME)], inline_images=images,
+            headers={GAME_HEADER: d.con.game_id.hex()},
+            message_id=f"<{f.hash.hex()[:32]}.{seat}@pbem.invalid>", date=when,
+        )
+        out.append(Mail(seat, f"{base}.{seat}.eml", msg))
+    return out
+
+
+def dispatch(session: Session, store: GameStore, d: Derived, f: turnfile.SignedFile,
+             cfg: MailConfig | None = None, *, use_config: bool = True) -> list[SendResult]:
+    """Queue every mail for ``f`` in the outbox, then send them if mail is configured.
+
+    The .eml is written before any sending, so a failure (or a crash) leaves
+    it queued for 'pbem mail resend'; nothing produced is ever lost.
+    """
+    if cfg is None and use_config:
+        cfg = load_config(session.home)
+    results = []
+    for m in mails_for(session, d, f):
+        results.append(send_or_queue(m.message, cfg, store.outbox, name=m.name, sent_dir=store.sent_dir))
+    return results

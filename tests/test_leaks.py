@@ -1,0 +1,132 @@
+"""No string that belongs to one player's private part reaches a mail or another player's summary.
+
+Plays the `make demo` game (the France 1940 demo script) at library level,
+builds every mail exactly as `pbem play` sends it, and looks in every mail
+(headers, text, HTML) and every opponent summary for any secret a seat holds:
+its commitment nonces and sealed values before they are opened, its dice
+seeds and master, its keys, the file keys of its private parts.
+"""
+
+from __future__ import annotations
+
+import base64
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pbem import age, canonical, demo, dispatch, game, genesis, render, rulesapi, store, summary, turnfile
+from helpers import Player, make_player
+
+
+def _forms(b: bytes) -> set[str]:
+    return {b.hex(), base64.b64encode(b).decode().rstrip("="), base64.urlsafe_b64encode(b).decode().rstrip("=")}
+
+
+def _mail_text(msg: Any) -> str:
+    parts = []
+    for part in msg.walk():
+        if part.get_content_maintype() == "text":
+            parts.append(part.get_content())
+    return str(msg["Subject"]) + "\n" + "\n".join(parts)
+
+
+@pytest.fixture(scope="module")
+def demo_game(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict[str, Player], bytes, list[Any]]:
+    rules = rulesapi.get("use")
+    script = rules.demo_script("france-1940")
+    if script is None:
+        pytest.skip("no demo script")
+    tmp = tmp_path_factory.mktemp("leaks")
+    players = {s: make_player(tmp, s) for s in ("axis", "western")}
+    cards = {s: p.card for s, p in players.items()}
+    data = genesis.make_proposal(players["axis"].session.ident, rules_name="use", scenario="france-1940",
+                                 my_seat="axis", cards=cards, options={}, rng=players["axis"].session.rng,
+                                 now=1_800_000_000)
+    gid = game.create(players["axis"].session, data).con.game_id
+    jf, _ = game.join(players["western"].session, data)
+    game.receive(players["axis"].session, jf.raw)
+    mails = []
+    for seat, text in demo.parse_script(script):
+        p = players[seat]
+        f, d = game.play(p.session, store.game_dir(p.home, gid), text)
+        for other in players.values():
+            if other is not p:
+                game.receive(other.session, f.raw)
+        mails.append((f, d, dispatch.mails_for(p.session, d, f)))
+    return players, gid, mails
+
+
+def _secrets_of(p: Player, gid: bytes) -> tuple[set[str], dict[str, Any]]:
+    """Byte strings only this seat holds, and its sealed values by commitment ref."""
+    gs = store.game_dir(p.home, gid)
+    d = game.derive(p.session, gs)
+    ident = p.session.ident
+    tokens: set[str] = set()
+    tokens |= _forms(ident.signing_seed)
+    tokens.add(ident.age_identity)
+    assert d.master is not None
+    tokens |= _forms(d.master)
+    tree = d.tree()
+    for i in (0, 1, 2, 100):
+        tokens |= _forms(tree.seed(i * len(d.con.seats) + d.con.seats.index(d.my_seat or "")))
+    sealed: dict[str, Any] = {}
+    for ref, o in d.secrets["openings"].items():
+        tokens |= _forms(o["nonce"])
+        sealed[ref] = o["value"]
+    for sf in gs.files():
+        if sf.kind == "turn" and sf.author == d.my_seat:
+            h = turnfile.parse(sf.read()).header
+            tokens |= _forms(age.unwrap_file_key(h["private"][d.my_seat], [ident.age_identity]))
+            plain = age.decrypt(h["private"][d.my_seat], [ident.age_identity])
+            assert canonical.decode(plain)
+    return {t for t in tokens if len(t) >= 16}, sealed
+
+
+def test_no_private_string_in_any_mail_or_opponent_summary(
+        demo_game: tuple[dict[str, Player], bytes, list[Any]]) -> None:
+    players, gid, mails = demo_game
+    assert len(mails) >= 15
+    for seat, p in players.items():
+        tokens, _ = _secrets_of(p, gid)
+        for f, d, ms in mails:
+            for m in ms:
+                blob = _mail_text(m.message)
+                for t in tokens:
+                    assert t not in blob, f"a secret of {seat} is in the mail for file {f.seq} to {m.seat}"
+        other = next(o for s, o in players.items() if s != seat)
+        od = game.load(other.session, store.game_dir(other.home, gid))
+        page = render.render_html(summary.build(od, other.name, private=True))
+        for t in tokens:
+            assert t not in page, f"a secret of {seat} is in {other.name}'s own summary"
+
+
+def test_sealed_will_commit_not_shown_before_it_is_opened(
+        demo_game: tuple[dict[str, Player], bytes, list[Any]]) -> None:
+    """The file that seals an attacker's Will Commit never shows it; the file that opens it does."""
+    players, gid, mails = demo_game
+    sealing = 0
+    for f, _, ms in mails:
+        for c in f.header["commits"]:
+            if c["label"] != "will-commit":
+                continue
+            sealing += 1
+            combat = c["ctx"].split(":", 1)[1].split()[1]  # "<seq>:combat <id> <hex>"
+            for m in ms:
+                assert f"{c['seat'].title()} Will Commit for combat {combat}:" not in _mail_text(m.message), (
+                    f"file {f.seq} seals {c['seat']}'s Will Commit for combat {combat} but its mail shows it")
+    assert sealing >= 3, "the demo seals Will Commit choices"
+    opened = [f for f, d, _ in mails if any(o["seq"] == f.seq for o in d.est["opened"].values())]
+    assert opened, "and opens them in later files"
+
+
+def test_emails_per_game_turn(demo_game: tuple[dict[str, Player], bytes, list[Any]]) -> None:
+    """The demo's cost in files (= mails to the opponent) per game turn, reported in docs."""
+    _, _, mails = demo_game
+    per_turn: dict[str, int] = {}
+    for f, _, _ in mails:
+        month = str(f.header["phase"]).split()[0]
+        per_turn[month] = per_turn.get(month, 0) + 1
+    print("\nfiles per game turn in the demo:", per_turn)
+    assert all(n >= 1 for n in per_turn.values())
+    Path("/tmp/pbem-demo-files-per-turn.txt").write_text(repr(per_turn))
