@@ -339,6 +339,19 @@ def archive_import(c: Ctx, file: str) -> None:
     click.echo(f"game {gs.root.name[:12]} imported {seat}: {len(gs.files())} files, at file {d.seq}")
 
 
+@archive_group.command("history")
+@click.argument("game_ref", metavar="GAME")
+@click.option("-o", "--output", required=True, type=click.Path(dir_okay=False))
+@pass_ctx
+def archive_history(c: Ctx, game_ref: str, output: str) -> None:
+    """Write the game's HTML history: a map per turn, every combat with its dice, dice statistics."""
+    from pbem import history
+
+    gs = store.find_game(c.home, game_ref)
+    path = history.main_export(c.session(), gs, Path(output))
+    click.echo(f"history written: {path}")
+
+
 # -- turns ------------------------------------------------------------------
 @cli.command()
 @click.argument("files", nargs=-1, type=click.Path(exists=True, dir_okay=False))
@@ -570,11 +583,23 @@ def _author_key(c: Ctx, f: turnfile.SignedFile, card_file: str | None) -> bytes:
 @cli.command()
 @click.argument("game_ref", metavar="GAME", required=False)
 @click.option("--all", "all_games", is_flag=True, help="Verify every game in this home.")
+@click.option("--proof", "proof_file", type=click.Path(dir_okay=False),
+              help="Also write a dispute bundle that anyone can check with 'pbem check-proof'.")
 @pass_ctx
-def verify(c: Ctx, game_ref: str | None, all_games: bool) -> None:
+def verify(c: Ctx, game_ref: str | None, all_games: bool, proof_file: str | None) -> None:
     """Re-check a game from its files: chain, signatures, dice, commitments, rules."""
     if not game_ref and not all_games:
         raise InvalidInput("name a GAME or pass --all")
+    if proof_file:
+        from pbem import proof
+        from pbem.fsutil import atomic_write
+
+        gs = store.find_game(c.home, game_ref or "")
+        d = game.load(c.session(), gs)
+        pend = d.pending()
+        waiting = pend.seat if pend is not None and pend.seat != d.my_seat else None
+        atomic_write(Path(proof_file), proof.make(gs, waiting_for=waiting))
+        click.echo(f"proof bundle written: {proof_file} (check it with 'pbem check-proof {proof_file}')")
     s = c.session()
     games = store.all_games(c.home) if all_games else [store.find_game(c.home, game_ref or "")]
     from pbem import audit
@@ -596,6 +621,22 @@ def verify(c: Ctx, game_ref: str | None, all_games: bool) -> None:
             click.echo(f"  evidence of equivocation kept: {', '.join(evid)}")
     if bad:
         raise PbemError(f"{bad} violation(s) found", hint="the lines above name each file, seat and problem")
+
+
+@cli.command("check-proof")
+@click.argument("file", type=click.Path(exists=True, dir_okay=False))
+def check_proof(file: str) -> None:
+    """Check a dispute bundle (no identity or game needed)."""
+    from pbem import proof
+
+    rep = proof.check(Path(file).read_bytes())
+    click.echo(f"game {rep.game[:12]}: {rep.files} files")
+    for line in rep.findings:
+        click.echo(f"  {line}")
+    for line in rep.problems:
+        click.echo(f"  problem: {line}")
+    if rep.problems:
+        raise PbemError(f"{len(rep.problems)} problem(s) in the bundle", hint="the bundle was altered or is incomplete")
 
 
 @cli.command()

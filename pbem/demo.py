@@ -101,6 +101,17 @@ class Demo:
             raise SystemExit(1)
         return p.stdout
 
+    def pending(self, seat: str, game_id: str) -> tuple[str, str] | None:
+        """(seat, phase) that must act next, read from `pbem status` as a player would."""
+        import re
+
+        text = self.run(seat, "status")
+        m = re.search(r"YOUR MOVE: (.+)", text)
+        if m:
+            return seat, m.group(1).strip()
+        m = re.search(r"waiting for file \d+ from (\S+) \((.+?)\), their move", text)
+        return (m.group(1), m.group(2)) if m else None
+
     def newest_outbox(self, seat: str) -> Path:
         files = sorted(self.home(seat).glob("data/games/*/outbox/*.pbem"), key=lambda p: p.stat().st_mtime_ns)
         return files[-1]
@@ -114,12 +125,19 @@ class Demo:
 
 
 def parse_script(text: str) -> list[tuple[str, str]]:
-    """Blocks of `ORDERS <seat>` ... `END`; returns (seat, order text) in order."""
+    """Blocks of `ORDERS <seat>` ... `END`; returns (seat, order text) in order.
+
+    A line `PASS-UNTIL <phase prefix>` (seat "*") makes whoever must act send
+    `end-phase` until the pending phase starts with the prefix, so a script can
+    close a turn whatever the dice did to the steps in between.
+    """
     steps: list[tuple[str, str]] = []
     seat: str | None = None
     buf: list[str] = []
     for line in text.splitlines():
-        if line.startswith("ORDERS "):
+        if line.startswith("PASS-UNTIL ") and seat is None:
+            steps.append(("*", line.split(None, 1)[1].strip()))
+        elif line.startswith("ORDERS "):
             seat, buf = line.split(None, 1)[1].strip(), []
         elif line.strip() == "END" and seat is not None:
             steps.append((seat, "\n".join(buf) + "\n"))
@@ -185,7 +203,17 @@ def play(d: Demo, a: argparse.Namespace, out: Path, rules: rulesapi.RulesModule,
                 d.run(o, "receive", "--maildir")
         print(f"  {s} checked the fingerprints and joined: {j.name}")
     game_id = proposal.name.split("-")[0]
-    for i, (seat, text) in enumerate((script and parse_script(script)) or [], start=1):
+    steps = list((script and parse_script(script)) or [])
+    i = 0
+    while steps:
+        seat, text = steps.pop(0)
+        if seat == "*":
+            pending = d.pending(host, game_id)
+            if pending is None or pending[1].startswith(text):
+                continue
+            steps[:0] = [(pending[0], "end-phase\n"), ("*", text)]
+            continue
+        i += 1
         of = out / "orders" / f"{i:03d}-{seat}.txt"
         of.write_text(text, encoding="utf-8")
         d.run(seat, "orders", "check", game_id, "--orders", str(of))
@@ -203,6 +231,24 @@ def play(d: Demo, a: argparse.Namespace, out: Path, rules: rulesapi.RulesModule,
     for s in seats:
         print("  " + d.run(s, "verify", "--all").strip().replace("\n", "\n  ") + f"   [{s}]")
         print("  " + d.run(s, "status").strip().replace("\n", "\n  ") + f"   [{s}]")
+    # End by agreement: each player reveals everything it kept sealed, by mail.
+    for s in seats:
+        d.run(s, "game", "end", game_id, "--agree")
+        d.carry(d.newest_outbox(s))
+        for o in seats:
+            if o != s:
+                d.run(o, "receive", "--maildir")
+    print("  the players agreed to stop; both revealed their secrets")
+    archive = out / "game.pbemarchive"
+    d.run(host, "archive", "export", game_id, "-o", str(archive))
+    d.run("observer", "key", "new", "--name", "An Observer", "--email", "observer@example.org")
+    print("  " + d.run("observer", "archive", "import", str(archive)).strip())
+    report = d.run("observer", "verify", game_id).strip()
+    print("  observer: " + report.replace("\n", "\n  observer: "))
+    d.run("observer", "archive", "history", game_id, "-o", str(out / "history.html"))
+    print(f"  the observer wrote the game's HTML history: {out / 'history.html'}")
+    d.run(host, "verify", game_id, "--proof", str(out / "proof.bin"))
+    print("  " + d.run("observer", "check-proof", str(out / "proof.bin")).strip().replace("\n", "\n  "))
     print(f"files that travelled: {d.sent} in {out / 'files'}")
     print(f"summaries: {out / 'summaries'} (one per player per file; open them in a browser)")
     print(f"homes: {out / 'homes'}; command log: {out / 'log.txt'}")

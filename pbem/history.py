@@ -47,6 +47,8 @@ from pbem.game import Derived, Session, add_join, apply_turn, begin
 from pbem.store import GameStore
 
 PALETTE = ("#b3261e", "#2f6db5", "#2e7d32", "#6a1b9a", "#ef6c00", "#00838f", "#5d4037", "#455a64")
+NAMED = {"red": "#b3261e", "blue": "#2f6db5", "green": "#2e7d32", "purple": "#6a1b9a", "orange": "#ef6c00",
+         "brown": "#5d4037", "grey": "#5b5f63", "gray": "#5b5f63", "black": "#222222", "yellow": "#c9a400"}
 SEAT_FIELDS = ("seat", "side", "faction", "by", "player", "roller")
 ROLL_KINDS = re.compile(r"roll|reveal|dice|die", re.IGNORECASE)
 DieRoll = tuple[str, int, int]  # (seat, sides, value)
@@ -400,6 +402,19 @@ def _mark_combats(pic: dict[str, Any] | None, group: Sequence[FileRecord]) -> di
 # --- the page ------------------------------------------------------------------------------------
 
 
+def seat_colours(seats: Sequence[str], sides: dict[str, Any]) -> dict[str, str]:
+    """A colour per seat: the map's side colour, else the colour the seat is named after, else the palette."""
+    out: dict[str, str] = {}
+    for s in seats:
+        fill = sides.get(s, {}).get("fill") if isinstance(sides.get(s), dict) else None
+        if fill or s.lower() in NAMED:
+            out[s] = str(fill or NAMED[s.lower()])
+    free = [c for c in PALETTE if c not in out.values()] or list(PALETTE)
+    for i, s in enumerate([s for s in seats if s not in out]):
+        out[s] = free[i % len(free)]
+    return out
+
+
 def build_context(session: Session, store: GameStore) -> dict[str, Any]:
     rp = replay(session, store)
     d = rp.d
@@ -415,7 +430,7 @@ def build_context(session: Session, store: GameStore) -> dict[str, Any]:
 
     first = picture(rp.initial)
     sides = (first or {}).get("sides", {})
-    colours = {s: sides.get(s, {}).get("fill") or PALETTE[i % len(PALETTE)] for i, s in enumerate(seats)}
+    colours = seat_colours(seats, sides)
 
     rolls: list[DieRoll] = []
     turns = []

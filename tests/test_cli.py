@@ -190,3 +190,28 @@ def test_end_export_observer_verify(two: tuple[Home, Home, str], tmp_path: Path)
     obs("key", "new", "--name", "Obs", "--email", "obs@example.org", "--work-factor", "10")
     assert "as an observer" in obs("archive", "import", str(arc)).output
     assert "no violation" in obs("verify", gid).output
+
+
+def test_equivocation_proof_bundle(two: tuple[Home, Home, str], tmp_path: Path) -> None:
+    from pbem import turnfile
+
+    red, blue, gid = two
+    orders = tmp_path / "o.txt"
+    orders.write_text("roll\n")
+    red("play", gid, "--orders", str(orders))
+    good = _last_outbox(red)
+    blue("receive", str(good))
+    # red's modified client signs a second, different file 1
+    from pbem.identity import load_identity
+
+    ident = load_identity(red.dir / "config" / "identity.age", "pass-red")
+    h = dict(turnfile.parse(good.read_bytes()).header)
+    h["time"] += 5
+    evil = tmp_path / "evil.pbem"
+    evil.write_bytes(turnfile.seal(h, ident.sign))
+    r = blue("receive", str(evil), ok=False)
+    assert r.exit_code == ExitCode.EQUIVOCATION
+    bundle = tmp_path / "proof.bin"
+    blue("verify", gid, "--proof", str(bundle))
+    r = Home(tmp_path, "judge")("check-proof", str(bundle))
+    assert "EQUIVOCATION proven: seat red" in r.output

@@ -174,3 +174,46 @@ def test_france_1940_first_file() -> None:
     canonical.encode(out.public)
     assert ctx.used == 3 and [e["kind"] for e in ctx.events].count("weather") == 3
     assert RULES.pending(out.public) is not None
+
+
+SEA = [
+    "map blank 20x20",
+    "hex 0202 country=UK",
+    "hex 0505 terrain=water",
+    "hex 0606 coastal",
+    "city 0202 London UK capital port",
+    "city 0808 Calais FRA port",
+    "seazone CH 0202 0505 0606 0808",
+    "phase actions western",
+    "unit UK-1I UK infantry 0809",
+    "unit UK-CV UK convoy 0808",
+    "unit GER-1F GER fighter 0606",
+    "standing axis intercept all",
+]
+
+
+def test_sea_supply_interception_replays_identically() -> None:
+    """The interception of a sea supply line uses public dice only: replay reaches the same state."""
+    lines = [(i, t) for i, t in enumerate(SEA, start=1)]
+    pub, _ = RULES.case_prestate(lines)
+    author = ScriptedContext("western", [5, 1])
+    replay = ReplayContext("western", [5, 1], author.commitments)
+    parsed = RULES.parse_orders("end-phase", "western", pub, None)
+    a = RULES.apply(pub, {}, "western", parsed, author).public
+    r = RULES.apply(pub, {}, "western", RULES.orders_from_wire(RULES.public_orders(parsed), None), replay).public
+    assert RULES.digest(a) == RULES.digest(r)
+    assert a["units"]["UK-1I"]["supply"] == "low"
+    assert any(e["kind"] == "interdicted" for e in author.events)
+
+
+def test_france_start_home_defense_and_liege() -> None:
+    """France 1940 at start: UK Home Defense is met by UK-HOME, and the Liege fort waits for Belgium."""
+    from pbem_rules.use import homedef
+    from pbem_rules.use.geo import board
+
+    scen = RULES.load_scenario("france-1940")
+    pub, _ = RULES.initial_state(scen, {"axis": "a", "western": "w"}, {})
+    b = board(pub)
+    assert [u["id"] for u in homedef.satisfying(pub, b, "UK", pub["home_defense"]["UK"][0])] == ["UK-HOME"]
+    assert "1708" not in pub["forts"] and pub["activation_forts"] == {"1708": "BEL"}
+    assert pub["home_defense"]["BEL"] == [{"units": 1, "within": 3, "of": "1508"}]

@@ -68,6 +68,8 @@ def activate(state: State, b: Board, order: Order, unit: Unit, events: Events) -
         illegal(order, f"{unit['id']} is marked with Strategic Move and cannot be activated", "4.1.4")
     if unit["sorties"] >= 6:
         illegal(order, f"{unit['id']} has 6 Sorties and cannot be activated", "1.5")
+    if unit.get("repatriated"):
+        illegal(order, f"{unit['id']} was repatriated this turn and cannot be activated", "10.4")
     if any(unit["id"] in a["units"] for a in state["assaults"].values()):
         illegal(order, f"{unit['id']} designated an Assault, which ended its movement", "5.3.3",
                 "resolve the Assault first ('resolve HEX')")

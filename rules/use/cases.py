@@ -17,6 +17,10 @@ PRESTATE (one statement a line; words in [] optional)::
     country GER axis|western|soviet|neutral [active|neutral] [will=N] [offmap=N] [mult=N] [pp=N] [dow=no] [pro=F]
     unit ID COUNTRY KIND HEX|box=BOX [reduced] [elite] [supply=low|no] [sorties=N] [fort] [sm] [setup=HEX]
     control HEX FACTION | fort HEX FACTION | policy NAME | marker airdrop|partisans HEX FACTION
+    seazone ID HEX... | seazone-adj A B | seabox ID FACTION ZONE...   sea zones and sea Map Boxes
+    home-defense CODE units=N [within=N of=HEX]   a Home Defense requirement (10.3.1)
+    activation-fort HEX COUNTRY          a fort marker placed when COUNTRY activates (13.1)
+    repatriated ID                       ID was repatriated this turn (10.4)
     activation ID [mp=N] [moved]         ID is mid-activation with N MP left
     supply-reduced ID | improved ID      per-turn bookkeeping (7.2 once a turn, 8.1 once a turn)
     event-marker FACTION airdrop|partisans   the faction holds that event marker, available
@@ -32,6 +36,7 @@ POSTSTATE checks::
     pending SEAT [KIND] | combats N | country CODE FACTION [STATUS] | policy NAME on|off
     flag NAME true|false | mp N | activation none|ID | over [TEXT] | not-over
     standing FACTION will-commit V | assault HEX [ID ...] | no-assault HEX
+    activation-fort HEX COUNTRY|none
 """
 
 from __future__ import annotations
@@ -97,6 +102,18 @@ def prestate(lines: list[tuple[int, str]]) -> tuple[State, dict[str, Any]]:
                                       "port": "port" in pos, "factories": int(kv.get("factories", 0))}
         elif words[0] == "prohibit":
             spec["prohibited"].append(words[1])
+        elif words[0] == "seazone":
+            # seazone ID HEX...: the hexes (water, coastal, ports) belonging to sea zone ID (1.3.6)
+            for h in words[2:]:
+                spec.setdefault("seazones", {}).setdefault(h, [])
+                spec["seazones"][h] = sorted(set(spec["seazones"][h]) | {words[1]})
+        elif words[0] == "seazone-adj":
+            spec.setdefault("zone_adj", []).append([words[1], words[2]])
+        elif words[0] == "seabox":
+            # seabox ID FACTION ZONE...: a sea Map Box friendly to FACTION next to the zones (1.3.5)
+            spec.setdefault("sea_boxes", {})[words[1]] = words[2]
+            for z in words[3:]:
+                spec.setdefault("zone_adj", []).append([words[1], z])
         else:
             rest.append((no, words))
     if s is None:
@@ -200,12 +217,22 @@ def _statement(s: State, words: list[str]) -> None:
         s["assaults"][pos[0]] = {"faction": faction, "units": pos[1:]}
         for uid in pos[1:]:
             s["units"][uid]["attack_mode"] = "assault"
+    elif head == "home-defense":
+        s["home_defense"].setdefault(pos[0], []).append(
+            {"units": int(kv.get("units", 1)), "within": int(kv["within"]) if "within" in kv else None,
+             "of": kv.get("of")})
+    elif head == "activation-fort":
+        s["activation_forts"][pos[0]] = pos[1]
+    elif head == "repatriated":
+        s["units"][pos[0]]["repatriated"] = True
     elif head == "standing":
         st = s["standing"].setdefault(pos[0], {"will_commit": None, "retreat_toward": None, "skip": []})
         if pos[1] == "will-commit":
             st["will_commit"] = pos[2]
         elif pos[1] == "retreat-toward":
             st["retreat_toward"] = pos[2]
+        elif pos[1] in ("home-defense", "intercept"):
+            st[pos[1].replace("-", "_")] = [] if pos[2:] == ["none"] else pos[2:]
         else:
             st["skip"] = sorted(pos[2:])
     elif head == "event-marker":
@@ -307,7 +334,9 @@ def _check(s: State, w: list[str]) -> str | None:
     if head == "not-over":
         return None if not s["over"] else f"game over: {s['over']}"
     if head == "standing":
-        have = s["standing"][w[1]][w[2].replace("-", "_")]
+        have = s["standing"][w[1]].get(w[2].replace("-", "_"))
+        if isinstance(have, list):  # lists are written comma-separated: UK-2I,UK-1I (or none)
+            have = ",".join(have) or "none"
         return None if str(have).lower() == w[3].lower() else f"is {have}"
     if head == "assault":
         a = s["assaults"].get(w[1])
@@ -318,6 +347,9 @@ def _check(s: State, w: list[str]) -> str | None:
     if head == "event-marker":
         have = s.get("event_markers", {}).get(w[1], {}).get(w[2])
         return None if str(have) == w[3] else f"is {have}"
+    if head == "activation-fort":
+        have = s["activation_forts"].get(w[1]) or "none"
+        return None if have == w[2] else f"is {have}"
     if head == "no-assault":
         return None if w[1] not in s["assaults"] else f"is {s['assaults'][w[1]]}"
     raise ValueError(f"unknown check {head!r}")

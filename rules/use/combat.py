@@ -132,10 +132,11 @@ def choose_retreat(state: State, b: Board, unit: Unit, options: list[str], wante
 
 
 def air_duel(state: State, b: Board, att: Unit, dfn: Unit, where: str, roll: Roller,
-             events: Events) -> str:
-    """USE 5.2 air/naval combat between two air units (authored results): 'att', 'def' or 'tie'."""
+             events: Events, weather: str | None = None) -> str:
+    """USE 5.2 air/naval combat between two air or naval units (authored results): 'att', 'def'
+    or 'tie'. ``weather``: the Sea Zone's weather when the combat is in a Sea Zone (5.2)."""
     tab = authored()["air_combat"]
-    w = weather_at(state, b, where)
+    w = weather or weather_at(state, b, where)
     penalty = -2 if w == "poor" else 0  # USE 11.0: air/naval units have -2 DRM in Poor weather
     a = roll.d6(f"air combat {att['id']}") + penalty + (tab["fighter_drm"] if att["kind"] == "fighter" else 0)
     d = roll.d6(f"air combat {dfn['id']}") + penalty + (tab["fighter_drm"] if dfn["kind"] == "fighter" else 0)

@@ -57,6 +57,10 @@ class Board:
     # countries with a city in the box), e.g. the Reich box holding Berlin.
     box_source: dict[str, tuple[str, frozenset[str]]] = field(default_factory=dict)
     box_factories: dict[str, int] = field(default_factory=dict)  # country -> factories in Map Boxes
+    # Naval geography (1.3.5, 1.3.6): sea zone / sea Map Box adjacency ("locations"), and the
+    # faction a sea Map Box is friendly to.
+    zone_adj: dict[str, frozenset[str]] = field(default_factory=dict)
+    sea_boxes: dict[str, str] = field(default_factory=dict)  # sea box id -> friendly faction
 
     # --- geometry ---------------------------------------------------------
     def on_map(self, h: str) -> bool:
@@ -123,6 +127,43 @@ class Board:
     def mainland(self, h: str) -> bool:
         return self.area.get(h) not in OVERSEAS
 
+    def zones_of(self, h: str) -> frozenset[str]:
+        """Sea zones of a water hex, a coastal hex or a full-land port (1.3.6)."""
+        return self.sea_zones.get(h, frozenset())
+
+    _zone_hexes: dict[str, tuple[str, ...]] = field(default_factory=dict)
+
+    def zone_hexes(self, zone: str) -> tuple[str, ...]:
+        """Every hex (water, coastal, port) of a sea zone, sorted."""
+        if not self._zone_hexes and self.sea_zones:
+            acc: dict[str, list[str]] = {}
+            for h, zs in self.sea_zones.items():
+                for z in zs:
+                    acc.setdefault(z, []).append(h)
+            self._zone_hexes.update({z: tuple(sorted(hs)) for z, hs in acc.items()})
+        return self._zone_hexes.get(zone, ())
+
+    def location_distance(self, a: str, b: str) -> int:
+        """Steps between two sea zones / sea Map Boxes (0 when equal); -1 if unconnected."""
+        seen, frontier, steps = {a}, [a], 0
+        while frontier:
+            if b in frontier:
+                return steps
+            nxt: list[str] = []
+            for loc in frontier:
+                for n in sorted(self.zone_adj.get(loc, frozenset())):
+                    if n not in seen:
+                        seen.add(n)
+                        nxt.append(n)
+            frontier, steps = nxt, steps + 1
+        return -1
+
+    def city_named(self, name: str) -> str | None:
+        for h, c in self.cities.items():
+            if c.name == name:
+                return h
+        return None
+
     def capital_hex(self, country: str) -> str | None:
         for h, c in self.cities.items():
             if c.capital and c.country == country:
@@ -170,6 +211,13 @@ def blank_board(spec: dict[str, Any]) -> Board:
         b.cities[h] = CityData(c["name"], c["country"], bool(c.get("capital")), bool(c.get("port")),
                                int(c.get("factories", 0)))
     b.prohibited_countries.update(spec.get("prohibited", []))
+    for h, zones in spec.get("seazones", {}).items():
+        b.sea_zones[h] = frozenset(zones)
+    for x, y in spec.get("zone_adj", []):
+        b.zone_adj[x] = b.zone_adj.get(x, frozenset()) | {y}
+        b.zone_adj[y] = b.zone_adj.get(y, frozenset()) | {x}
+    for box, friendly in spec.get("sea_boxes", {}).items():
+        b.sea_boxes[box] = friendly
     return b
 
 
@@ -201,7 +249,12 @@ def board_from_map(game_map: Any, prohibited: set[str]) -> Board:
         else:
             b.box_factories[city.country] = b.box_factories.get(city.country, 0) + city.factories
     b.prohibited_countries.update(prohibited)
+    for zid, zone in game_map.sea_zones.items():
+        b.zone_adj[zid] = frozenset(zone.adjacent_zones) | frozenset(zone.boxes)
     for box in game_map.boxes.values():
+        if box.kind == "sea":
+            b.sea_boxes[box.id] = box.friendly.lower()
+            b.zone_adj[box.id] = frozenset(box.sea_zones) | frozenset(box.boxes)
         if box.kind != "land":
             continue
         owners = frozenset(c.country for c in game_map.cities.values() if c.box == box.id)

@@ -14,7 +14,24 @@ from .state import State, clone
 
 Order = dict[str, Any]
 Events = list[dict[str, Any]]
-VERSION = "0.1"
+VERSION = "0.2"  # 0.2: Home Defense, sea supply lines, interception, Bombing Run, 7.5.2
+
+
+def _code_digest() -> bytes:
+    """Hash over this package's source: a game is verified by the code that played it.
+
+    Tables alone are not enough: a changed rule in code (a different retreat
+    choice, a fixed bug) changes what a file means, so every player's pbem must
+    run identical rules. Any edit, even a comment, changes the hash; releases
+    are the unit of compatibility.
+    """
+    from pathlib import Path
+
+    h = hashlib.sha256(b"pbem/v1/use-code\n")
+    for p in sorted(Path(__file__).parent.glob("*.py")):
+        content = p.read_bytes().replace(b"\r\n", b"\n")
+        h.update(p.name.encode() + b"\0" + len(content).to_bytes(8, "big") + content)
+    return h.digest()
 
 
 class UseRules(RulesModule):
@@ -26,7 +43,8 @@ class UseRules(RulesModule):
     def rules_hash(self) -> bytes:
         from .tables import tables_digest
 
-        return hashlib.sha256(b"pbem/v1/use-rules\n" + VERSION.encode() + tables_digest()).digest()
+        return hashlib.sha256(b"pbem/v1/use-rules\n" + VERSION.encode() + tables_digest() + _code_digest()
+                              ).digest()
 
     def scenarios(self) -> list[str]:
         from . import scenario as scen
@@ -265,6 +283,14 @@ def run_order(s: State, b: geo.Board, seat: str, o: Order, ctx: Any, events: Eve
             markers.partisans(s, b, o, seat, events)
     elif verb == "fort":
         actions.do_fort(s, b, o, seat, events)
+    elif verb == "bomb":
+        from .airops import bombing_run
+
+        bombing_run(s, b, o, seat, ctx, events)
+    elif verb == "disband":
+        from .supply import disband
+
+        disband(s, b, o, seat, events)
     elif verb == "end":
         act = s["activation"]
         if o.get("unit") and (act is None or act["unit"] != o["unit"]):
@@ -321,6 +347,8 @@ def set_standing(s: State, seat: str, o: Order, events: Events) -> None:
         st["will_commit"] = None if o["value"] == "ask" else o["value"]
     elif o["what"] == "retreat-toward":
         st["retreat_toward"] = o["value"]
+    elif o["what"] in ("home-defense", "intercept"):
+        st[o["what"].replace("-", "_")] = list(o["value"])
     else:
         st["skip"] = sorted(set(o["value"]))
     events.append({"kind": "standing", "seat": seat, "what": o["what"], "value": o["value"]})

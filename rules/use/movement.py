@@ -117,7 +117,7 @@ def air_end_ok(state: State, b: Board, unit: Unit, h: str) -> str | None:
         return "3.3"
     if in_ezoc(state, b, h, faction) and not friendly_anchor(state, b, h, faction):
         return "4.2.2.1"
-    if supply.trace(state, b, unit, h) is None:
+    if not supply.traceable(state, b, unit, h):
         return "4.2.2"
     return None
 
@@ -234,7 +234,7 @@ def strategic_move(state: State, b: Board, order: Order, unit: Unit, path: list[
             illegal(order, f"{h} holds an enemy city, fort or unit", "4.1.2")
         if in_ezoc(state, b, h, faction):
             illegal(order, f"{h} is in an enemy ZOC", "4.1.3")
-        if supply.trace(state, b, unit, h) is None:
+        if not supply.traceable(state, b, unit, h):
             illegal(order, f"{h} cannot trace a supply line to a Supply Source", "4.1.2")
         unit["hex"] = h
     if stack_conflict(state, unit, unit["hex"]):

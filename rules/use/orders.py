@@ -19,7 +19,7 @@ HEX_RE = re.compile(r"^\d{4}$")
 
 VERBS = ("pass", "end-phase", "declare-war", "strategic-move", "move", "attack", "assault", "resolve",
          "will-commit", "rebase", "air-strike", "fort", "end", "replace", "upgrade", "mobilize",
-         "transfer", "standing", "airdrop", "partisans")
+         "transfer", "standing", "airdrop", "partisans", "disband", "bomb")
 
 # The phase each verb belongs to ("" = any step where the seat is asked to act).
 VERB_PHASE = {
@@ -28,6 +28,7 @@ VERB_PHASE = {
     "air-strike": "actions", "fort": "actions", "end": "actions", "replace": "replacements",
     "upgrade": "upgrade", "mobilize": "mobilization", "will-commit": "", "standing": "",
     "pass": "", "end-phase": "", "transfer": "", "airdrop": "actions", "partisans": "actions",
+    "disband": "actions", "bomb": "actions",
 }
 SECRET_FIELDS = ("commit", "air")  # sealed by ctx.commit in attack/resolve/air-strike orders
 
@@ -201,6 +202,9 @@ def parse_line(no: int, text: str, public: dict[str, Any]) -> Order | None:
                 raise ln.err(f"unknown option {w!r}", col, "options: air UNIT, retreat HEX|stay")
     elif verb in ("airdrop", "partisans"):
         o["target"] = ln.hex()
+    elif verb == "bomb":
+        o["unit"] = ln.unit()
+        o["target"] = ln.hex()
     elif verb == "rebase":
         o["unit"] = ln.unit()
         o["to"] = ln.hex()
@@ -213,7 +217,7 @@ def parse_line(no: int, text: str, public: dict[str, Any]) -> Order | None:
             if not _commit_word(ln, o):
                 col, w = ln.take("")
                 raise ln.err(f"unknown option {w!r}", col, "options: will-commit, no-commit")
-    elif verb in ("fort", "replace"):
+    elif verb in ("fort", "replace", "disband"):
         o["unit"] = ln.unit()
     elif verb == "end":
         o["unit"] = ln.unit() if ln.more() else None
@@ -231,7 +235,8 @@ def parse_line(no: int, text: str, public: dict[str, Any]) -> Order | None:
             raise ln.err(f"{n!r} is not a positive number", col)
         o["pp"] = int(n)
     elif verb == "standing":
-        what = ln.word(("will-commit", "retreat-toward", "skip"), "a standing order")
+        what = ln.word(("will-commit", "retreat-toward", "skip", "home-defense", "intercept"),
+                       "a standing order")
         o["what"] = what
         if what == "will-commit":
             o["value"] = ln.word(("yes", "no", "ask"), "yes, no or ask")
@@ -239,6 +244,26 @@ def parse_line(no: int, text: str, public: dict[str, Any]) -> Order | None:
             o["value"] = None if ln.peek() == "none" else ln.hex()
             if o["value"] is None:
                 ln.take("")
+        elif what in ("home-defense", "intercept"):
+            # home-defense UNIT...|none (10.3.1 repatriation preference);
+            # intercept UNIT...|all|none (6.2.5 / 6.4.3 interceptions made without being asked)
+            units: list[str] = []
+            while ln.more():
+                w = ln.peek() or ""
+                if w in ("none", "all"):
+                    ln.take("")
+                    units.append(w)
+                else:
+                    units.append(ln.unit())
+            if not units:
+                raise ln.err("name units, or 'none'" + (" or 'all'" if what == "intercept" else ""), None)
+            if "none" in units:
+                units = []
+            elif "all" in units:
+                if what != "intercept":
+                    raise ln.err("'all' is only for 'standing intercept'", None)
+                units = ["all"]
+            o["value"] = units
         else:
             vals: list[str] = []
             while ln.more():

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import economy, markers, supply
+from . import economy, homedef, markers, supply
 from .geo import Board, weather_table
 from .state import State, date_add, faction_of, on_map
 
@@ -101,11 +101,11 @@ def run_auto(state: State, b: Board, phase: str, faction: str | None, events: Ev
     if phase == "economy":
         economy.production(state, b, events)
     elif phase == "supply-check" and faction:
-        supply.supply_check(state, b, faction, events)
+        supply.supply_check(state, b, faction, events, ctx)
         markers.end_of_actions(state, faction, ctx, events)
         state["assaults"] = {h: a for h, a in state["assaults"].items() if a["faction"] != faction}
     elif phase == "no-supply":
-        supply.no_supply_phase(state, events)
+        supply.no_supply_phase(state, events, b)
     elif phase == "victory":
         from .war import victory_check
 
@@ -114,13 +114,22 @@ def run_auto(state: State, b: Board, phase: str, faction: str | None, events: Ev
         end_of_turn(state, events)
 
 
-def enter_step(state: State, b: Board, phase: str, faction: str | None, events: Events) -> None:
-    """Bookkeeping at the start of an interactive step."""
-    if phase == "strategic-move" and faction:
-        # USE 4.1.1 step 2: the faction's Strategic Move marker from last turn comes off.
+def start_step(state: State, b: Board, phase: str, faction: str, events: Events) -> None:
+    """What the start of a faction's step does even when the faction has no choice in it."""
+    if phase in ("strategic-move", "actions"):
+        # USE 10.3.1 / 4.1.1 step 1: the Home Defense check, at the start of the Strategic
+        # Movement and Operations Phases.
+        homedef.check(state, b, faction, events)
+    if phase == "strategic-move":
+        # USE 4.1.1 step 2: the faction's Strategic Move marker from last turn comes off (also
+        # when the step is skipped: the marker must not outlive its turn).
         for u in state["units"].values():
             if faction_of(state, u) == faction:
                 u["sm"] = False
+
+
+def enter_step(state: State, b: Board, phase: str, faction: str | None, events: Events) -> None:
+    """Bookkeeping at the start of an interactive step."""
     if phase == "actions" and faction:
         for u in state["units"].values():
             if faction_of(state, u) == faction:
@@ -147,6 +156,7 @@ def advance(state: State, b: Board, events: Events, ctx: Any = None) -> None:
             return
         if phase in INTERACTIVE:
             assert faction is not None
+            start_step(state, b, phase, faction, events)
             if has_choice(state, b, phase, faction):
                 enter_step(state, b, phase, faction, events)
                 events.append({"kind": "phase", "phase": phase, "faction": faction})
@@ -154,7 +164,11 @@ def advance(state: State, b: Board, events: Events, ctx: Any = None) -> None:
             events.append({"kind": "phase-skipped", "phase": phase, "faction": faction})
             continue
         if phase == "strategic-warfare":
-            # Not modelled: no Fac Lost marker is on the track in the 1940 scenarios (9.2.1).
+            # Not modelled: no Fac Lost marker is on the track in the 1940 scenarios (9.2.1);
+            # step 3 still runs: every Bombed marker comes off (9.2, 15.4).
+            from .airops import clear_bombed
+
+            clear_bombed(state, events)
             continue
         run_auto(state, b, phase, faction, events, ctx)
 
@@ -184,6 +198,7 @@ def end_of_turn(state: State, events: Events) -> None:
     for c in state["countries"].values():
         c["pp"] = 0
     for u in state["units"].values():
+        u["repatriated"] = False  # 10.4: barred from activation for the turn only
         if u["box"] == "eliminated":
             u["box"] = "mobilization"  # 12.2: Eliminated box -> Mobilization box
     state["done_turn"] = {"improved": [], "supply_reduced": [], "transfers": [], "sm": []}

@@ -31,7 +31,19 @@ def state_from_scenario(sc: Any) -> State:
             s["control"][str(city.hex)] = owner["faction"]
     for fort in sc.forts:
         owner = s["countries"].get(fort.country, {})
+        if fort.activation and owner.get("status") != "active":
+            # 13.1: placed with the country's units when it activates (war.activate_country).
+            s["activation_forts"][str(fort.hex)] = fort.country
+            continue
         s["forts"][str(fort.hex)] = owner.get("faction") or "neutral"
+    for code, c in sorted(sc.countries.items()):
+        reqs = []
+        for hd in c.home_defense:
+            city = sc.map.cities.get(hd.of) if hd.of else None
+            reqs.append({"units": hd.units, "within": hd.within,
+                         "of": str(city.hex) if city is not None and city.hex is not None else None})
+        if reqs:
+            s["home_defense"][code] = reqs
     for spec in sc.units:
         pl = spec.placement
         reduced = spec.strength == "reduced"

@@ -17,9 +17,12 @@ Layout (all keys always present)::
     units        {id: unit dict, see new_unit}
     control      {city hex: faction}
     forts        {hex: faction}
+    activation_forts {hex: country} fort markers placed when their neutral country activates (13.1)
+    home_defense {country: [{"units", "within", "of"}]} Home Defense requirements (10.3.1)
     policies     sorted list of policy names in effect (USE 10.3)
     markers      {"airdrop": {hex: faction}, "partisans": {...}, "no_ezoc": [hex]}
     assaults     {target hex: {"faction", "units": [ids]}} designated Assaults (USE 5.3.3)
+    disband      unit ids to eliminate voluntarily in the No Supply Phase (USE 7.5.2)
     activation   None or the unit being activated (USE 6.0)
     combats      pending combats waiting for Will Commit or resolution (USE 5.1)
     standing     {faction: standing orders} (no secrecy needed)
@@ -105,11 +108,14 @@ def new_state(scenario: str, map_spec: dict[str, Any], factions: list[str], date
         "units": {},
         "control": {},
         "forts": {},
+        "activation_forts": {},
+        "home_defense": {},
         "policies": [],
         "fixed_policies": [],  # policies the scenario says cannot end (no evaluation, no DOW)
-        "markers": {"airdrop": {}, "partisans": {}, "no_ezoc": []},
+        "markers": {"airdrop": {}, "partisans": {}, "no_ezoc": [], "bombed": {}},
         "event_markers": {},  # {faction: {"airdrop"|"partisans": "available"|turn|"removed"}}
         "assaults": {},
+        "disband": [],  # units to eliminate voluntarily in the No Supply Phase (USE 7.5.2)
         "activation": None,
         "combats": [],
         "standing": {f: {"will_commit": None, "retreat_toward": None, "skip": []} for f in factions},
@@ -146,6 +152,7 @@ def new_unit(uid: str, country: str, kind: str, hex_: str | None, *, reduced: bo
         "sm": False,  # Strategic Move marker (USE 4.1.4)
         "acted": False,  # activated this Actions Sub-Phase (USE 6.0: one activation each)
         "attack_mode": None,  # "mobile"/"assault" used this phase (USE 5.3.3)
+        "repatriated": False,  # repatriated this turn: cannot be activated (USE 10.4)
     }
 
 

@@ -60,33 +60,21 @@ def _passable(state: State, b: Board, unit: Unit, faction: str, h: str, start: s
     return True
 
 
-def trace(state: State, b: Board, unit: Unit, start: str | None = None) -> str | None:
-    """The Supply Source a land supply line from ``start`` reaches: "uss", "lss" or None.
+def land_reach(state: State, b: Board, unit: Unit, start: str | None = None) -> tuple[set[str], set[str]]:
+    """(hexes a land supply line from ``start`` reaches, the cross-country part of them).
 
     USE 7.4: up to 2 hexes to a Transport Line or a Supply Source, then along a connected
-    Transport Line to a Supply Source. Stacking limits are ignored (USE 3.3).
+    Transport Line. Stacking limits are ignored (USE 3.3).
     """
     faction = faction_of(state, unit)
-    if faction is None:
-        return None
     start = start or unit["hex"]
-    uss, lss = sources(state, b, unit)
-    found: str | None = None
-
-    def note(h: str) -> None:
-        nonlocal found
-        if h in uss:
-            found = "uss"
-        elif h in lss and found is None:
-            found = "lss"
-
-    # Leg 1: up to two hexes cross-country.
+    if faction is None:
+        return set(), set()
     reach = {start: 0}
     frontier = [start]
     while frontier:
         nxt = []
         for h in frontier:
-            note(h)
             if reach[h] == 2:
                 continue
             for n in b.neighbours(h):
@@ -95,15 +83,11 @@ def trace(state: State, b: Board, unit: Unit, start: str | None = None) -> str |
                 reach[n] = reach[h] + 1
                 nxt.append(n)
         frontier = nxt
-    if found == "uss":
-        return found
-    # Leg 2: along connected Transport Line hexes.
     seen = {h for h in reach if b.has_transport(h)}
     frontier = sorted(seen)
-    while frontier and found != "uss":
+    while frontier:
         nxt = []
         for h in frontier:
-            note(h)
             for n in b.neighbours(h):
                 if n in seen or not b.transport_between(h, n):
                     continue
@@ -112,7 +96,30 @@ def trace(state: State, b: Board, unit: Unit, start: str | None = None) -> str |
                 seen.add(n)
                 nxt.append(n)
         frontier = nxt
-    return found
+    return set(reach) | seen, set(reach)
+
+
+def trace(state: State, b: Board, unit: Unit, start: str | None = None) -> str | None:
+    """The Supply Source a land supply line from ``start`` reaches: "uss", "lss" or None (7.4)."""
+    if faction_of(state, unit) is None:
+        return None
+    hexes, _ = land_reach(state, b, unit, start)
+    uss, lss = sources(state, b, unit)
+    if hexes & uss:
+        return "uss"
+    if hexes & lss:
+        return "lss"
+    return None
+
+
+def traceable(state: State, b: Board, unit: Unit, start: str | None = None) -> bool:
+    """Whether a land or sea supply line can be traced from ``start`` (4.1.2, 4.2.2); a sea line
+    is only traced here, never intercepted (interception belongs to the Supply Check)."""
+    if trace(state, b, unit, start) is not None:
+        return True
+    from .seasupply import sea_routes
+
+    return bool(sea_routes(state, b, unit, start))
 
 
 def auto_full(state: State, b: Board, unit: Unit) -> bool:
@@ -121,9 +128,14 @@ def auto_full(state: State, b: Board, unit: Unit) -> bool:
     return unit["kind"] == "convoy" or unit["box"] not in (None, "mobilization", "eliminated")
 
 
-def supply_check(state: State, b: Board, faction: str, events: list[dict[str, Any]]) -> None:
-    """USE 7.2 Supply Check Sub-Phase for ``faction`` (mutates ``state``)."""
+def supply_check(state: State, b: Board, faction: str, events: list[dict[str, Any]], ctx: Any = None) -> None:
+    """USE 7.2 Supply Check Sub-Phase for ``faction`` (mutates ``state``). A unit whose land line
+    reaches no Unlimited Source tries a sea line (seasupply.py); ``ctx`` rolls interceptions."""
+    from .seasupply import intercept, sea_routes
+
     lss_used: dict[str, int] = {}
+    traced: dict[str, bool] = {}  # carrier id -> interdicted (each convoy traced once, 7.4)
+    used: set[str] = set()  # interceptors already used this Supply Check
     reduced = state["done_turn"]["supply_reduced"]
     for uid in sorted(state["units"]):
         u = state["units"][uid]
@@ -135,6 +147,19 @@ def supply_check(state: State, b: Board, faction: str, events: list[dict[str, An
         if not on_map(u) or not (is_ground(u) or is_air(u) or is_naval(u)):
             continue
         got = trace(state, b, u)
+        if got != "uss":
+            for r in sea_routes(state, b, u):
+                if r["source"] != "uss" and got == "lss":
+                    break
+                if r["carrier"] not in traced:
+                    carrier = state["units"][r["carrier"]]
+                    traced[r["carrier"]] = ctx is not None and intercept(state, b, carrier, r["path"], used,
+                                                                         ctx, events)
+                if not traced[r["carrier"]]:
+                    got = r["source"]
+                    events.append({"kind": "sea-supply", "unit": uid, "carrier": r["carrier"],
+                                   "port": r["port"], "path": r["path"], "source": got})
+                    break
         if got == "uss":
             u["supply"] = "full"
             continue
@@ -155,9 +180,61 @@ def supply_check(state: State, b: Board, faction: str, events: list[dict[str, An
             u["supply"] = new
 
 
-def no_supply_phase(state: State, events: list[dict[str, Any]]) -> None:
-    """USE 7.5.1 Unsupplied Attrition: reduced ground eliminated, full reduced, air/naval eliminated.
-    No National Will is lost (USE 7.5.2)."""
+def disband_ban(state: State, b: Board, unit: Unit, faction: str) -> tuple[str, str] | None:
+    """Why ``unit`` may not be voluntarily eliminated (7.5.2), or None."""
+    from .homedef import is_home_defender
+
+    if faction_of(state, unit) != faction:
+        return "7.5.2", f"{unit['id']} is not a {faction} unit"
+    if unit["box"] in ("mobilization", "eliminated", "inactive", "removed", "upgrade", "turn", "conditional"):
+        return "7.5.2", f"{unit['id']} is not in play"
+    if is_ground(unit) and unit["supply"] == "full":
+        return "7.5.2", f"{unit['id']} is a ground unit in Full Supply: only No Supply ground units may be eliminated"
+    if is_home_defender(state, b, unit):
+        return "7.5.2", f"{unit['id']} is needed for Home Defense (10.3.1)"
+    return None
+
+
+def disband(state: State, b: Board, order: dict[str, Any], faction: str, events: list[dict[str, Any]]) -> None:
+    """USE 7.5.2 Voluntary Elimination, ordered in the faction's Actions Sub-Phase.
+    DECISION: the No Supply Phase has no step of its own in which a player writes orders (it
+    runs automatically), so the faction names the units in its Actions file ('disband UNIT');
+    they are eliminated in the No Supply Phase after attrition, if still eligible then (a ground
+    unit must have No Supply by then; Home Defense units never go)."""
+    from .errs import illegal
+
+    unit = state["units"].get(order["unit"])
+    if unit is None:
+        illegal(order, f"no unit {order['unit']!r}", "3.2")
+    ban = disband_ban(state, b, unit, faction)
+    if ban:
+        illegal(order, ban[1], ban[0])
+    queue = state.setdefault("disband", [])
+    if unit["id"] not in queue:
+        queue.append(unit["id"])
+    events.append({"kind": "disband-ordered", "unit": unit["id"]})
+
+
+def no_supply_phase(state: State, events: list[dict[str, Any]], b: Board | None = None) -> None:
+    """USE 7.5.1 Unsupplied Attrition: reduced ground eliminated, full reduced, air/naval eliminated;
+    then 7.5.2 Voluntary Elimination of the units the factions named. No National Will is lost."""
+    _attrition(state, events)
+    for uid in state.pop("disband", []):
+        u = state["units"][uid]
+        f = faction_of(state, u) or ""
+        ban = disband_ban(state, b, u, f) if b is not None else None
+        if u["box"] == "eliminated" or ban or (is_ground(u) and u["supply"] != "no"):
+            events.append({"kind": "disband-void", "unit": uid})
+            continue
+        u["hex"] = None
+        u["box"] = "eliminated"
+        u["fort"] = False
+        u["sm"] = False
+        events.append({"kind": "eliminated", "unit": uid, "cause": "voluntary"})
+    state["disband"] = []
+
+
+def _attrition(state: State, events: list[dict[str, Any]]) -> None:
     for uid in sorted(state["units"]):
         u = state["units"][uid]
         if not on_map(u) or u["supply"] != "no":

@@ -33,7 +33,8 @@ def template(s: State, seat: str) -> str:
     if who != seat:
         out.append(f"# nothing to do: {who} must act ({wanted})")
         out.append("# standing orders may still be set: standing will-commit yes|no|ask, "
-                   "standing retreat-toward HEX|none, standing skip PHASE...")
+                   "standing retreat-toward HEX|none, standing skip PHASE..., "
+                   "standing intercept UNIT...|all|none, standing home-defense UNIT...|none")
         return "\n".join(out) + "\n"
     out.append(f"# wanted: {wanted}")
     if kind == "will-commit":

@@ -97,6 +97,12 @@ def activate_country(state: State, b: Board, code: str, faction: str, events: Ev
     for h, city in b.cities.items():
         if city.country == code and state["control"].get(h) in (None, "neutral"):
             state["control"][h] = faction
+    for h, owner in sorted(state.get("activation_forts", {}).items()):
+        if owner == code:
+            # 13.1 / units.txt "fort HEX COUNTRY activation": the fort marker appears now.
+            state["forts"][h] = faction
+            del state["activation_forts"][h]
+            events.append({"kind": "fort-placed", "hex": h, "country": code})
     for u in state["units"].values():
         if u["country"] != code or u["box"] != "inactive":
             continue
