@@ -18,6 +18,17 @@ def _when(t: int) -> str:
     return datetime.datetime.fromtimestamp(t, datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")
 
 
+def _value_text(v: Any) -> str:
+    """An opened value for people: {'commit': True, 'air': 'GER-VIII'} -> 'commit: yes, air: GER-VIII'."""
+    if isinstance(v, bool):
+        return "yes" if v else "no"
+    if isinstance(v, dict):
+        return ", ".join(f"{k}: {_value_text(x)}" for k, x in v.items() if x is not None) or "-"
+    if isinstance(v, list):
+        return ", ".join(_value_text(x) for x in v)
+    return "-" if v is None else str(v)
+
+
 def _event_view(d: Derived, e: dict[str, Any]) -> dict[str, Any]:
     out = {"text": d.rules.describe_event(e), "kind": e.get("kind", "")}
     for k in ("dice", "drm", "result", "rule"):
@@ -35,7 +46,7 @@ def build(d: Derived, recipient: str | None, *, private: bool = False) -> dict[s
     since = [e for e in d.log if e["seq"] > last_own] or d.log[-1:]
     happened = [{"seq": e["seq"], "author": e["author"], "phase": e["phase"], "when": _when(e["time"]),
                  "events": [_event_view(d, ev) for ev in e["events"]]} for e in since]
-    opened = [{"ref": ref, "seq": o.get("seq"), "value": o.get("value"),
+    opened = [{"ref": ref, "seq": o.get("seq"), "value": o.get("value"), "value_text": _value_text(o.get("value")),
                "label": d.est["commits"].get(ref, {}).get("label", "?"),
                "seat": d.est["commits"].get(ref, {}).get("seat", "?")}
               for ref, o in d.est.get("opened", {}).items() if o.get("seq", 0) > last_own]

@@ -99,11 +99,11 @@ def summary_view(public: dict[str, Any]) -> dict[str, Any]:
         on_map = sum(1 for u in units if u.get("hex") and not u.get("box"))
         elim = sum(1 for u in units if u.get("box") == "eliminated")
         rows.append([code, c.get("faction") or "neutral", c.get("status", ""), c.get("will", ""),
-                     c.get("pp", 0), c.get("factories", ""), on_map, elim])
+                     c.get("pp", 0), on_map, elim])
     supply_rows = [[uid, u["hex"], u["supply"]] for uid, u in sorted(public["units"].items())
                    if u.get("hex") and u.get("supply") in ("low", "no")]
     tables = [{"title": "Countries: National Will, production and forces",
-               "columns": ["country", "faction", "status", "Will", "PP", "factories", "units on map", "eliminated"],
+               "columns": ["country", "faction", "status", "National Will", "PP", "units on map", "eliminated"],
                "rows": rows}]
     if supply_rows:
         tables.append({"title": "Units out of full supply", "columns": ["unit", "hex", "supply"],
@@ -163,6 +163,18 @@ def describe(e: dict[str, Any]) -> str:
         return f"=== Turn {g('turn')}: {g('date')} ==="
     if k == "activate":
         return f"{g('unit')} activated ({g('pp')} PP) [USE 6.0]"
+    if k == "activation-end":
+        return f"{g('unit')}: activation ends"
+    if k == "assault-designated":
+        return f"{g('unit')} designated to assault {g('target')} [USE 5.3.3]"
+    if k == "activation":
+        return f"{g('country')} activates and joins the {g('faction')} faction [USE 13.1]"
+    if k == "conditional-event":
+        return f"Conditional event: {g('name')} (at {g('hex')}) [USE 13.8]"
+    if k == "standing":
+        return f"{str(g('seat')).title()} standing order: {g('what')} {g('value')}"
+    if k == "game-over":
+        return f"Game over: {g('result')}"
     if k == "air-move":
         return f"{g('unit')} flies {g('from')} → {g('to')} [USE 6.2.1]"
     fields = ", ".join(f"{a}={b}" for a, b in e.items() if a != "kind")
