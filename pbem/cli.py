@@ -673,7 +673,7 @@ def status(c: Ctx) -> None:
         click.echo(f"{p.stem[:12]}  invitation: pbem game join {p}")
 
 
-class _progress:  # noqa: N801 - used as a context manager, reads like a function
+class _progress:
     """A progress bar on a terminal; silent when output goes to a file or a pipe."""
 
     def __init__(self, label: str) -> None:
@@ -755,7 +755,7 @@ def _report(e: PbemError) -> None:
 def main(argv: list[str] | None = None) -> None:
     try:
         cli.main(args=argv, prog_name="pbem")
-    except Exception as e:  # noqa: BLE001 - the last line of defence: no raw traceback for users
+    except Exception as e:
         if os.environ.get("PBEM_DEBUG"):
             raise
         click.echo(f"pbem: error: internal error: {type(e).__name__}: {e}", err=True)

@@ -53,7 +53,7 @@ class MailServer:
         server = self
 
         class Handler:
-            async def handle_DATA(self, srv: object, session: object, envelope: object) -> str:  # noqa: N802
+            async def handle_DATA(self, srv: object, session: object, envelope: object) -> str:
                 data: bytes = envelope.content  # type: ignore[attr-defined]
                 server.count += 1
                 (server.out / "mail" / f"{server.count:03d}.eml").write_bytes(data)
@@ -220,7 +220,7 @@ def play(d: Demo, a: argparse.Namespace, out: Path, rules: rulesapi.RulesModule,
         t = time.perf_counter()
         d.run(seat, "play", game_id, "--orders", str(of))
         dt = time.perf_counter() - t
-        f = d.carry(d.newest_outbox(seat))
+        d.carry(d.newest_outbox(seat))
         for o in seats:
             if o != seat:
                 d.run(o, "receive", "--maildir")

@@ -335,15 +335,23 @@ def load(session: Session, store: GameStore) -> Derived:
     return d
 
 
-def produce_turn(session: Session, store: GameStore, d: Derived, orders_text: str) -> bytes:
-    """Author mode: apply this player's orders and seal the next turn file (not yet stored)."""
+def my_move(d: Derived) -> tuple[rulesapi.Pending, str]:
+    """The pending decision and this player's seat; refuses when it is not this player's move."""
     pend = d.pending()
+    if d.closed:
+        raise StateError("the game is closed: secrets were revealed; no more turns are accepted")
     if pend is None:
         raise StateError("the game is over", hint="run 'pbem verify GAME' to check the archive")
-    if d.my_seat != pend.seat:
+    if d.my_seat is None or d.my_seat != pend.seat:
         raise StateError(f"it is {pend.seat}'s move ({pend.phase}), not yours",
                          hint=f"wait for {pend.seat}'s file, then 'pbem receive' it")
-    rules, seat = d.rules, d.my_seat
+    return pend, d.my_seat
+
+
+def produce_turn(session: Session, store: GameStore, d: Derived, orders_text: str) -> bytes:
+    """Author mode: apply this player's orders and seal the next turn file (not yet stored)."""
+    pend, seat = my_move(d)
+    rules = d.rules
     orders = rules.parse_orders(orders_text, seat, d.public, d.private)
     est = clone(d.est)
     seq = d.seq + 1
@@ -374,15 +382,10 @@ def produce_turn(session: Session, store: GameStore, d: Derived, orders_text: st
 def check_orders(session: Session, store: GameStore, orders_text: str) -> list[Any]:
     """Every problem with an order text, exactly as `play` would meet it; writes nothing."""
     d = load(session, store)
-    pend = d.pending()
-    if pend is None:
-        raise StateError("the game is over", hint="run 'pbem verify GAME' to check the archive")
-    if d.my_seat != pend.seat:
-        raise StateError(f"it is {pend.seat}'s move ({pend.phase}), not yours",
-                         hint=f"wait for {pend.seat}'s file, then 'pbem receive' it")
-    ctx = EngineContext(d.params, clone(d.est), d.my_seat, d.seq + 1, author_mode=True, tree=d.tree(),
+    _, seat = my_move(d)
+    ctx = EngineContext(d.params, clone(d.est), seat, d.seq + 1, author_mode=True, tree=d.tree(),
                         secrets=clone(d.secrets), rng=session.rng)
-    return d.rules.check_orders(orders_text, d.my_seat, clone(d.public), clone(d.private), ctx)
+    return d.rules.check_orders(orders_text, seat, clone(d.public), clone(d.private), ctx)
 
 
 def outbox_name(f: SignedFile) -> str:

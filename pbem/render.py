@@ -46,11 +46,15 @@ def templates_dir() -> Path:
     return Path(__file__).resolve().parent.parent / "templates"
 
 
+def _autoescape(name: str | None) -> bool:
+    return name is None or not name.endswith(".txt.j2")
+
+
 def environment() -> jinja2.Environment:
+    # Plain-text templates (*.txt.j2) must not be HTML-escaped; everything else is.
     return jinja2.Environment(
         loader=jinja2.FileSystemLoader(str(templates_dir())),
-        # Plain-text templates (*.txt.j2) must not be HTML-escaped; everything else is.
-        autoescape=lambda name: name is None or not name.endswith(".txt.j2"),
+        autoescape=_autoescape,  # noqa: S701 - escapes everything but plain-text templates
         undefined=jinja2.StrictUndefined,
         trim_blocks=True,
         lstrip_blocks=True,

@@ -5,6 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from helpers import start_duel
+from toygame import DUEL
 
 from pbem import age, game, genesis, store, turnfile
 from pbem.engine import FileRejected
@@ -20,8 +22,6 @@ from pbem.errors import (
     WrongGame,
 )
 from pbem.fsutil import snapshot
-from helpers import start_duel
-from toygame import DUEL
 
 
 def _turn(tmp: Path) -> tuple[object, object, bytes, bytes]:

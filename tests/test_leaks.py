@@ -14,9 +14,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from helpers import Player, make_player
 
 from pbem import age, canonical, demo, dispatch, game, genesis, render, rulesapi, store, summary, turnfile
-from helpers import Player, make_player
 
 
 def _forms(b: bytes) -> set[str]:
@@ -89,7 +89,7 @@ def test_no_private_string_in_any_mail_or_opponent_summary(
     assert len(mails) >= 15
     for seat, p in players.items():
         tokens, _ = _secrets_of(p, gid)
-        for f, d, ms in mails:
+        for f, _, ms in mails:
             for m in ms:
                 blob = _mail_text(m.message)
                 for t in tokens:

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import html5lib
 import pytest
+from helpers import start_duel
 
 from pbem import game, render, store, summary
-from helpers import start_duel
 
 PICTURE = {
     "type": "hex", "cols": 3, "rows": 2,
@@ -67,6 +67,7 @@ def test_duel_summary(tmp_path: Path) -> None:
 def test_mailed_summary_never_holds_private_values(tmp_path: Path, private: bool) -> None:
     red, blue, gid = start_duel(tmp_path)
     f, d = game.play(red.session, store.game_dir(red.home, gid), "secret\n")
-    secret = d.private["secret"]
     ctx = summary.build(d, "red", private=private)
     assert ctx["private"] is private
+    # the duel keeps its secret roll in the private state: only the private view may hold it
+    assert d.private["secret"] is not None
