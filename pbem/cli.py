@@ -648,10 +648,14 @@ def status(c: Ctx) -> None:
     inv = sorted(c.home.invitations.glob("*.pbem")) if c.home.invitations.is_dir() else []
     if not games and not inv:
         click.echo("no games yet: propose one with 'pbem game new' or receive a proposal")
+    from pbem import dispatch
+
     for gs in games:
         for msg in game.repair(s, gs):
             click.echo(f"{gs.root.name[:12]}  repaired: {msg}")
         d = game.load(s, gs)
+        for msg in dispatch.repair(s, gs, d):
+            click.echo(f"{gs.root.name[:12]}  repaired: {msg}")
         head = f"{gs.root.name[:12]}  {d.con.h['rules']}/{d.con.h['scenario']}  you: {d.my_seat}"
         if not d.started:
             click.echo(f"{head}  waiting for joins: {', '.join(d.waiting_for_joins)}")

@@ -73,3 +73,33 @@ def dispatch(session: Session, store: GameStore, d: Derived, f: turnfile.SignedF
     for m in mails_for(session, d, f):
         results.append(send_or_queue(m.message, cfg, store.outbox, name=m.name, sent_dir=store.sent_dir))
     return results
+
+
+def repair(session: Session, store: GameStore, d: Derived) -> list[str]:
+    """Queue the mails of any file of ours that has none (a crash hit between the file and its mails).
+
+    Only queues: sending is for 'pbem mail resend', so repairing never surprises
+    anyone with mail.
+    """
+    if d.my_seat is None:
+        return []
+    have = set()
+    for folder in (store.outbox, store.sent_dir):
+        if folder.is_dir():
+            have |= {p.name for p in folder.glob("*.eml")}
+    done = []
+    for sf in store.files():
+        if sf.author != d.my_seat:
+            continue
+        f = turnfile.parse(sf.read())
+        base = outbox_name(f)
+        # cheap test first: rendering a summary is only needed for a mail that is missing
+        missing = [s for s in d.con.cards if s != f.author
+                   and not any(n.startswith(f"{base}.{s}.") for n in have)]
+        if not missing:
+            continue
+        for m in mails_for(session, d, f):
+            if m.seat in missing:
+                send_or_queue(m.message, None, store.outbox, name=m.name, sent_dir=store.sent_dir)
+                done.append(f"queued the missing mail {m.name}")
+    return done

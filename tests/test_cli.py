@@ -215,3 +215,17 @@ def test_equivocation_proof_bundle(two: tuple[Home, Home, str], tmp_path: Path) 
     blue("verify", gid, "--proof", str(bundle))
     r = Home(tmp_path, "judge")("check-proof", str(bundle))
     assert "EQUIVOCATION proven: seat red" in r.output
+
+
+def test_history_and_show(two: tuple[Home, Home, str], tmp_path: Path) -> None:
+    red, blue, gid = two
+    orders = tmp_path / "o.txt"
+    orders.write_text("roll\n")
+    red("play", gid, "--orders", str(orders))
+    out = tmp_path / "h.html"
+    assert "history written" in red("archive", "history", gid, "-o", str(out)).output
+    assert out.read_text().startswith("<!DOCTYPE html>")
+    page = tmp_path / "s.html"
+    red("show", gid, "--html", "-o", str(page))
+    assert "private view" in page.read_text()
+    assert "waiting for" in red("show", gid).output.lower()

@@ -94,8 +94,10 @@ def test_sigkill_during_receive_and_play(tmp_path: Path) -> None:
             assert _cli(actor, "status") == 0  # repairs the outbox if the kill hit between the two writes
         seq = before + 1
         out = store.game_dir(actor.home, gid).outbox
-        produced = [p for p in out.iterdir() if f"-{seq:06d}-turn-{seat}" in p.name]
-        assert len(produced) == 1, "the produced file must be queued for sending exactly once"
+        produced = [p for p in out.iterdir() if p.name.endswith(f"-{seq:06d}-turn-{seat}.pbem")]
+        assert len(produced) == 1, "the produced file must be in the outbox exactly once"
+        mails = [p for p in out.iterdir() if p.name.startswith(produced[0].name + ".") and p.suffix == ".eml"]
+        assert len(mails) == 1, "and its mail queued exactly once"
         data = produced[0].read_bytes()
         got = before_other = _check_consistent(other, gid)
         path = tmp_path / "incoming.pbem"

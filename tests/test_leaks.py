@@ -47,7 +47,14 @@ def demo_game(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict[str, Playe
     jf, _ = game.join(players["western"].session, data)
     game.receive(players["axis"].session, jf.raw)
     mails = []
-    for seat, text in demo.parse_script(script):
+    steps = demo.parse_script(script)
+    while steps:
+        seat, text = steps.pop(0)
+        if seat == "*":  # PASS-UNTIL: whoever must act ends its step until the phase prefix
+            pend = game.load(players["axis"].session, store.game_dir(players["axis"].home, gid)).pending()
+            if pend is not None and not pend.phase.startswith(text):
+                steps[:0] = [(pend.seat, "end-phase\n"), ("*", text)]
+            continue
         p = players[seat]
         f, d = game.play(p.session, store.game_dir(p.home, gid), text)
         for other in players.values():
