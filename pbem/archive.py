@@ -75,3 +75,25 @@ def import_archive(session: Session, data: bytes) -> tuple[GameStore, Derived]:
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     return final, d
+
+
+def from_files(blobs: list[bytes]) -> dict[bytes, bytes]:
+    """Group loose pbem files (from a mailbox, say) into one archive per game.
+
+    Files are ordered as the store orders them: the proposal, the joins, turns
+    by sequence number, reveals. Duplicates are dropped; which file is genuine
+    is for ``import_archive`` to check.
+    """
+    by_game: dict[bytes, dict[bytes, turnfile.SignedFile]] = {}
+    for b in blobs:
+        f = turnfile.parse(b)
+        by_game.setdefault(f.game, {})[f.raw] = f
+    order = {"proposal": 0, "join": 1, "turn": 2, "reveal": 3}
+    out = {}
+    for game, files in by_game.items():
+        ordered = sorted(files.values(), key=lambda f: (f.seq, order[f.kind], f.author))
+        p = next((f for f in ordered if f.kind == "proposal"), None)
+        out[game] = MAGIC + canonical.encode({
+            "game": game, "rules": p.header.get("rules", "") if p else "",
+            "scenario": p.header.get("scenario", "") if p else "", "files": [f.raw for f in ordered]})
+    return out

@@ -339,6 +339,41 @@ def archive_import(c: Ctx, file: str) -> None:
     click.echo(f"game {gs.root.name[:12]} imported {seat}: {len(gs.files())} files, at file {d.seq}")
 
 
+@cli.command()
+@click.argument("files", nargs=-1, type=click.Path(exists=True, dir_okay=False))
+@click.option("--maildir", "maildir", is_flag=False, flag_value="", default=None,
+              help="Take the files from a Maildir (default: the one in config.toml).")
+@pass_ctx
+def recover(c: Ctx, files: tuple[str, ...], maildir: str | None) -> None:
+    """Rebuild lost game folders from their files (mail attachments, .pbem or .eml) and your identity."""
+    from pbem import archive, mail
+
+    blobs: list[bytes] = []
+    for name in files:
+        data = Path(name).read_bytes()
+        if name.lower().endswith(".eml"):
+            blobs.extend(f.data for f in mail.attachments_from_eml(data, source=name))
+        else:
+            blobs.append(data)
+    if maildir is not None:
+        cfg = mail.load_config(c.home)
+        path = Path(maildir) if maildir else (Path(cfg.maildir) if cfg and cfg.maildir else None)
+        if path is None:
+            raise InvalidInput("no Maildir given and none in config.toml", hint="pass --maildir DIR")
+        blobs.extend(f.data for f in mail.from_maildir(path))
+    if not blobs:
+        raise InvalidInput("no files to recover from", hint="give the game's .pbem or .eml files, or --maildir")
+    s = c.session()
+    for game_id, data in archive.from_files(blobs).items():
+        if store.game_dir(c.home, game_id).exists():
+            click.echo(f"{game_id.hex()[:12]}: already in this home (use 'pbem receive' for new files)")
+            continue
+        gs, d = archive.import_archive(s, data)
+        pend = d.pending()
+        click.echo(f"{game_id.hex()[:12]}: rebuilt from {len(gs.files())} files, at file {d.seq}"
+                   + (f"; next: {pend.seat} ({pend.phase})" if pend else ""))
+
+
 @archive_group.command("history")
 @click.argument("game_ref", metavar="GAME")
 @click.option("-o", "--output", required=True, type=click.Path(dir_okay=False))

@@ -70,9 +70,27 @@ def dispatch(session: Session, store: GameStore, d: Derived, f: turnfile.SignedF
     if cfg is None and use_config:
         cfg = load_config(session.home)
     results = []
-    for m in mails_for(session, d, f):
+    mails = mails_for(session, d, f)
+    if cfg is not None and cfg.private_to_self and d.my_seat is not None and f.author == d.my_seat:
+        mails.append(private_mail(session, d, f))
+    for m in mails:
         results.append(send_or_queue(m.message, cfg, store.outbox, name=m.name, sent_dir=store.sent_dir))
     return results
+
+
+def private_mail(session: Session, d: Derived, f: turnfile.SignedFile) -> Mail:
+    """The player's own private view, mailed only to the player, only when it opted in."""
+    ctx = summary.build(d, d.my_seat, private=True)
+    images = [InlineImage("map", render.svg_to_png(ctx["map_svg"]))] if ctx["has_map"] else []
+    msg = build_message(
+        sender=session.ident.email, recipients=[session.ident.email],
+        subject=summary.subject(d) + " (your private view)", text=render.render_text(ctx),
+        html=render.render_html(ctx, map_src="cid:map" if images else None), inline_images=images,
+        headers={GAME_HEADER: d.con.game_id.hex()},
+        message_id=f"<{f.hash.hex()[:32]}.self@pbem.invalid>",
+        date=datetime.datetime.fromtimestamp(int(f.header["time"]), datetime.UTC),
+    )
+    return Mail(d.my_seat or "", f"{outbox_name(f)}.self.eml", msg)
 
 
 def repair(session: Session, store: GameStore, d: Derived) -> list[str]:

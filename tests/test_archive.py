@@ -153,3 +153,54 @@ def test_secret_move_differing_from_commitment_is_a_violation(tmp_path: Path, mo
     rep = audit.audit(blue.session, store.game_dir(blue.home, gid))
     assert not rep.clean
     assert any("file 1 by red" in v and "sealed 1" in v for v in rep.violations), rep.violations
+
+
+def test_recovery_from_loose_files(tmp_path: Path) -> None:
+    """The files as they came by mail, in any order, rebuild the folder."""
+    import shutil
+
+    red, blue, gid = _played(tmp_path)
+    gs = store.game_dir(blue.home, gid)
+    blobs = [sf.read() for sf in gs.files()][::-1]
+    before = game.derive(blue.session, gs)
+    shutil.rmtree(gs.root)
+    (data,) = archive.from_files(blobs + blobs[:2]).values()
+    _, d = archive.import_archive(blue.session, data)
+    assert d.public == before.public and d.secrets == before.secrets
+
+
+@pytest.mark.parametrize("damage", ["truncate", "flip", "other-game"])
+def test_damaged_archive_refused_and_nothing_written(tmp_path: Path, damage: str) -> None:
+    red, blue, gid = _played(tmp_path)
+    data = archive.export(store.game_dir(red.home, gid))
+    if damage == "truncate":
+        bad = data[: len(data) // 2]
+    elif damage == "flip":
+        b = bytearray(data)
+        b[len(b) // 2] ^= 0x10
+        bad = bytes(b)
+    else:
+        r2, b2, g2 = start_duel(tmp_path / "g2", seed="second ")
+        other = archive.read(archive.export(store.game_dir(r2.home, g2)))[1]
+        mixed = archive.read(data)[1] + other[:1]
+        bad = archive.MAGIC + canonical.encode({"game": gid, "rules": "duel", "scenario": "standard",
+                                                "files": [f.raw for f in mixed]})
+    obs = make_player(tmp_path, "observer")
+    before = snapshot(tmp_path)
+    with pytest.raises(PbemError):
+        archive.import_archive(obs.session, bad)
+    assert snapshot(tmp_path) == before
+
+
+def test_reveal_from_a_stranger_is_refused(tmp_path: Path) -> None:
+    red, blue, gid = _played(tmp_path)
+    eve = make_player(tmp_path, "eve")
+    gs = store.game_dir(blue.home, gid)
+    from pbem import reveal
+
+    good = turnfile.parse(reveal.make_reveal(blue.session, gs, game.derive(blue.session, gs)))
+    forged = turnfile.seal(dict(good.header), eve.session.ident.sign)  # eve signs as "blue"
+    before = snapshot(store.game_dir(red.home, gid).root)
+    with pytest.raises(PbemError):
+        game.receive(red.session, forged)
+    assert snapshot(store.game_dir(red.home, gid).root) == before

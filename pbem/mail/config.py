@@ -69,6 +69,9 @@ class MailConfig:
     maildir: Path | None = None
     outbox_only: bool = False
     timeout: float = 30.0
+    # Opt-in: also mail yourself your *private* view after each of your files.
+    # Off by default because mail travels in clear (docs/mail.md).
+    private_to_self: bool = False
 
     def host(self, kind: Kind) -> str | None:
         return self.smtp_host if kind == "smtp" else self.imap_host
@@ -89,7 +92,8 @@ def is_loopback(host: str) -> bool:
 
 
 _STR_KEYS = ("from", "smtp_host", "smtp_user", "imap_host", "imap_user", "imap_folder", "maildir")
-_KNOWN = {*_STR_KEYS, "smtp_port", "smtp_security", "imap_port", "imap_security", "outbox_only", "timeout"}
+_KNOWN = {*_STR_KEYS, "smtp_port", "smtp_security", "imap_port", "imap_security", "outbox_only", "timeout",
+          "private_to_self"}
 
 
 def _find_password_keys(table: Mapping[str, Any], prefix: str = "") -> list[str]:
@@ -130,6 +134,8 @@ def parse_config(doc: Mapping[str, Any], source: str = "config.toml") -> MailCon
             problems.append(f"mail.{k}: must be an integer from 1 to 65535")
     if "outbox_only" in m and not isinstance(m["outbox_only"], bool):
         problems.append("mail.outbox_only: must be true or false")
+    if "private_to_self" in m and not isinstance(m["private_to_self"], bool):
+        problems.append("mail.private_to_self: must be true or false")
     t = m.get("timeout")
     if t is not None and (isinstance(t, bool) or not isinstance(t, int | float) or not 0 < t <= 600):
         problems.append("mail.timeout: must be a number of seconds, above 0 and at most 600")
@@ -176,6 +182,7 @@ def parse_config(doc: Mapping[str, Any], source: str = "config.toml") -> MailCon
         maildir=Path(maildir).expanduser() if maildir else None,
         outbox_only=outbox_only,
         timeout=float(t) if t is not None else 30.0,
+        private_to_self=m.get("private_to_self") is True,
     )
 
 
