@@ -6,9 +6,10 @@ import email
 import email.policy
 from pathlib import Path
 
+from helpers import start_duel
+
 from pbem import dispatch, game, store
 from pbem.mail import parse_config
-from helpers import start_duel
 
 
 def _eml(path: Path) -> email.message.EmailMessage:

@@ -26,6 +26,7 @@ from .state import (
     ground_at,
     is_air,
     is_ground,
+    is_naval,
     mp_allowance,
     units_at,
 )
@@ -37,15 +38,28 @@ AIR_STRIKE_RANGE = 7  # USE 6.2.2
 AIR_SUPPORT_RANGE = 5  # USE 6.2.3
 
 
-def own_unit(state: State, order: Order, uid: str, faction: str) -> Unit:
+def own_unit(state: State, order: Order, uid: str, faction: str, b: Board | None = None) -> Unit:
+    """The named unit of ``faction`` on the map; with ``b``, a unit in a land Map Box also
+    qualifies (it may move out, 1.3.5)."""
     u: Unit | None = state["units"].get(uid)
     if u is None:
         illegal(order, f"no unit {uid!r}", "3.2", "unit ids are listed by 'pbem orders template'")
     if faction_of(state, u) != faction:
         illegal(order, f"{uid} is not a {faction} unit", "6.0")
+    if b is not None and u["box"] in b.land_boxes:
+        return u
+    if u["box"] is not None and u["box"] in geo_land_boxes(state):
+        illegal(order, f"{uid} is in Map Box {u['box']}: no combat or action there but movement", "1.3.5",
+                "move it out to an edge hex first")
     if u["box"] is not None or u["hex"] is None:
         illegal(order, f"{uid} is not on the map", "6.0")
     return u
+
+
+def geo_land_boxes(state: State) -> dict[str, Any]:
+    from .geo import board
+
+    return board(state).land_boxes
 
 
 def end_activation(state: State, events: Events) -> None:
@@ -86,12 +100,15 @@ def activate(state: State, b: Board, order: Order, unit: Unit, events: Events) -
 
 
 def do_move(state: State, b: Board, order: Order, faction: str, events: Events) -> None:
-    unit = own_unit(state, order, order["unit"], faction)
-    activate(state, b, order, unit, events)
+    unit = own_unit(state, order, order["unit"], faction, b)
     if is_air(unit):
         illegal(order, "air units move with 'rebase' (USE 6.2.1)", "6.2.1")
-    if not is_ground(unit):
-        illegal(order, "naval movement is not supported by this module yet", "4.2.4")
+    if is_naval(unit):
+        from .naval import naval_move
+
+        naval_move(state, b, order, unit, events)
+        return
+    activate(state, b, order, unit, events)
     was_fort = unit["fort"]
     move_ground(state, b, order, unit, order["path"], events)
     if was_fort and order["path"]:
@@ -100,7 +117,7 @@ def do_move(state: State, b: Board, order: Order, faction: str, events: Events) 
 
 def do_rebase(state: State, b: Board, order: Order, faction: str, events: Events) -> None:
     """USE 6.2.1 Air Rebase: an air action that moves the unit and adds 1 Sortie."""
-    unit = own_unit(state, order, order["unit"], faction)
+    unit = own_unit(state, order, order["unit"], faction, b)
     if not is_air(unit):
         illegal(order, f"{unit['id']} is not an air unit", "6.2.1")
     act = activate(state, b, order, unit, events)

@@ -14,10 +14,13 @@ PRESTATE (one statement a line; words in [] optional)::
     turn 1940-05 [n=1] [last=10]
     phase actions axis                   the current step (phase, phasing faction)
     weather mild poor | weather all severe
-    country GER axis|western|soviet|neutral [active|neutral] [will=N] [offmap=N] [mult=N] [pp=N] [dow=no] [pro=F]
+    country GER axis|western|soviet|neutral [active|neutral|collapsed] [will=N] [printed=N] [offmap=N] [mult=N]
+            [pp=N] [dow=no] [pro=F] [collapses=N]   (collapsed = active, collapsed once: 13.2)
     unit ID COUNTRY KIND HEX|box=BOX [reduced] [elite] [supply=low|no] [sorties=N] [fort] [sm] [setup=HEX]
+         [arrive=N]                      (box=turn arrive=N setup=HEX: arrives on turn N, 12.2)
     control HEX FACTION | fort HEX FACTION | policy NAME | marker airdrop|partisans HEX FACTION
     seazone ID HEX... | seazone-adj A B | seabox ID FACTION ZONE...   sea zones and sea Map Boxes
+    landbox ID FACTION EDGEHEX...        a land Map Box and its edge hexes (1.3.5)
     home-defense CODE units=N [within=N of=HEX]   a Home Defense requirement (10.3.1)
     activation-fort HEX COUNTRY          a fort marker placed when COUNTRY activates (13.1)
     repatriated ID                       ID was repatriated this turn (10.4)
@@ -26,6 +29,7 @@ PRESTATE (one statement a line; words in [] optional)::
     event-marker FACTION airdrop|partisans   the faction holds that event marker, available
     assault HEX ID [ID ...]              Assault marker of the units' faction on HEX
     standing FACTION will-commit yes|no | standing FACTION retreat-toward HEX | standing FACTION skip PHASE
+    lend-lease CODE | fac-lost CODE N | flag NAME true|false   (13.8 markers, conditional-event flags)
     victory FACTION sudden|end collapsed|conquered|controls|otherwise [ARG] ["text"]
 
 POSTSTATE checks::
@@ -33,10 +37,11 @@ POSTSTATE checks::
     unit ID at HEX | unit ID reduced|full|fort|no-fort|sm | unit ID supply=S | unit ID sorties=N | unit ID box=B
     eliminated ID | alive ID | pp COUNTRY N | will COUNTRY N | control HEX FACTION|none
     fort HEX FACTION|none | phase PHASE [FACTION] | turn N | date YYYY-MM | weather ZONE W
-    pending SEAT [KIND] | combats N | country CODE FACTION [STATUS] | policy NAME on|off
+    pending SEAT [KIND] | combats N | country CODE FACTION [STATUS|collapsed] | collapses CODE N
+    policy NAME on|off
     flag NAME true|false | mp N | activation none|ID | over [TEXT] | not-over
     standing FACTION will-commit V | assault HEX [ID ...] | no-assault HEX
-    activation-fort HEX COUNTRY|none
+    activation-fort HEX COUNTRY|none | extra CODE N | fac-lost CODE N|none | lend-lease CODE on|off
 """
 
 from __future__ import annotations
@@ -109,6 +114,9 @@ def prestate(lines: list[tuple[int, str]]) -> tuple[State, dict[str, Any]]:
                 spec["seazones"][h] = sorted(set(spec["seazones"][h]) | {words[1]})
         elif words[0] == "seazone-adj":
             spec.setdefault("zone_adj", []).append([words[1], words[2]])
+        elif words[0] == "landbox":
+            # landbox ID FACTION EDGEHEX...: a land Map Box friendly to FACTION (1.3.5)
+            spec.setdefault("land_boxes", {})[words[1]] = [words[2], words[3:]]
         elif words[0] == "seabox":
             # seabox ID FACTION ZONE...: a sea Map Box friendly to FACTION next to the zones (1.3.5)
             spec.setdefault("sea_boxes", {})[words[1]] = words[2]
@@ -168,8 +176,11 @@ def _statement(s: State, words: list[str]) -> None:
         faction = None if pos[1] == "neutral" else pos[1]
         status = pos[2] if len(pos) > 2 else ("neutral" if faction is None else "active")
         c = s["countries"].get(code) or new_country(faction, status, 10)
+        if status == "collapsed":  # USE 13.2: collapsed once, still active
+            status = "active"
+            c["collapses"] = max(1, c.get("collapses", 0))
         c.update(faction=faction, status=status)
-        for k in ("will", "offmap", "mult", "pp"):
+        for k in ("will", "offmap", "mult", "pp", "collapses", "extra"):
             if k in kv:
                 c[k] = int(kv[k])
         if "will" in kv and "printed" not in kv:
@@ -190,6 +201,8 @@ def _statement(s: State, words: list[str]) -> None:
         u["sm"] = "sm" in pos
         if "setup" in kv:
             u["setup"] = kv["setup"]
+        if "arrive" in kv:  # box=turn arrive=N setup=HEX: arrives on turn N (12.2)
+            u["arrive"] = int(kv["arrive"])
         if u["box"] is not None and u["box"] != "inactive":
             u["hex"] = None
         if country not in s["countries"]:
@@ -235,6 +248,12 @@ def _statement(s: State, words: list[str]) -> None:
             st[pos[1].replace("-", "_")] = [] if pos[2:] == ["none"] else pos[2:]
         else:
             st["skip"] = sorted(pos[2:])
+    elif head == "lend-lease":
+        s.setdefault("lend_lease", []).append(pos[0])
+    elif head == "fac-lost":
+        s.setdefault("fac_lost", {})[pos[0]] = int(pos[1])
+    elif head == "flag":
+        s["flags"][pos[0]] = pos[1] == "true"
     elif head == "event-marker":
         s.setdefault("event_markers", {}).setdefault(pos[0], {})[pos[1]] = "available"
     elif head == "supply-reduced":
@@ -312,8 +331,23 @@ def _check(s: State, w: list[str]) -> str | None:
         return None if len(s["combats"]) == int(w[1]) else f"{len(s['combats'])} pending"
     if head == "country":
         c = s["countries"][w[1]]
-        ok = (c["faction"] or "neutral") == w[2] and (len(w) < 4 or c["status"] == w[3])
-        return None if ok else f"is {c['faction']} {c['status']}"
+        st = c["status"]
+        if len(w) > 3 and w[3] == "collapsed":  # USE 13.2: active and collapsed at least once
+            st = "collapsed" if st == "active" and c.get("collapses", 0) else st
+        ok = (c["faction"] or "neutral") == w[2] and (len(w) < 4 or st == w[3])
+        return None if ok else f"is {c['faction']} {c['status']} (collapses {c.get('collapses', 0)})"
+    if head == "extra":
+        have = s["countries"][w[1]].get("extra", 0)
+        return None if have == int(w[2]) else f"is {have}"
+    if head == "fac-lost":
+        have = s.get("fac_lost", {}).get(w[1], "none")
+        return None if str(have) == w[2] else f"is {have}"
+    if head == "lend-lease":
+        on = w[1] in s.get("lend_lease", [])
+        return None if on == (w[2] == "on") else f"is {on}"
+    if head == "collapses":
+        have = s["countries"][w[1]].get("collapses", 0)
+        return None if have == int(w[2]) else f"is {have}"
     if head == "policy":
         on = w[1] in s["policies"]
         return None if on == (w[2] == "on") else f"in effect: {on}"

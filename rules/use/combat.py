@@ -58,6 +58,15 @@ def weather_at(state: State, b: Board, h: str) -> str:
     return w
 
 
+def harsh(weather: str) -> bool:
+    """USE 11.0 with weather.toml [effects.severe].authored: Severe includes the Poor effects it
+    does not replace, so the attacker's -2 combat DRM and the air/naval -2 DRM apply in Poor
+    and in Severe weather.
+    DECISION: 11.0 lists the Severe effects without saying whether Poor's also hold; the data
+    (weather.toml, docs/use-map.md) says they do, and Severe is the worse weather."""
+    return weather in ("poor", "severe")
+
+
 def boost(weather: str) -> int:
     """USE 11.0: Tank, Air Support and Naval Support DRMs: +2 Fair, +1 Poor, none in Severe."""
     return {"fair": 2, "poor": 1, "severe": 0}[weather]
@@ -137,9 +146,11 @@ def air_duel(state: State, b: Board, att: Unit, dfn: Unit, where: str, roll: Rol
     or 'tie'. ``weather``: the Sea Zone's weather when the combat is in a Sea Zone (5.2)."""
     tab = authored()["air_combat"]
     w = weather or weather_at(state, b, where)
-    penalty = -2 if w == "poor" else 0  # USE 11.0: air/naval units have -2 DRM in Poor weather
-    a = roll.d6(f"air combat {att['id']}") + penalty + (tab["fighter_drm"] if att["kind"] == "fighter" else 0)
-    d = roll.d6(f"air combat {dfn['id']}") + penalty + (tab["fighter_drm"] if dfn["kind"] == "fighter" else 0)
+    penalty = -2 if harsh(w) else 0  # USE 11.0: air/naval units have -2 DRM in Poor (and Severe) weather
+    a_die = roll.d6(f"air combat {att['id']}")
+    d_die = roll.d6(f"air combat {dfn['id']}")
+    a = a_die + penalty + (tab["fighter_drm"] if att["kind"] == "fighter" else 0)
+    d = d_die + penalty + (tab["fighter_drm"] if dfn["kind"] == "fighter" else 0)
     winner = "att" if a > d else "def" if d > a else "tie"
     if winner == "tie":
         add_sorties(att, tab["tie_sorties"])
@@ -149,7 +160,8 @@ def air_duel(state: State, b: Board, att: Unit, dfn: Unit, where: str, roll: Rol
         add_sorties(win, tab["winner_sorties"])
         add_sorties(lose, tab["loser_sorties"])
     events.append({"kind": "air-combat", "attacker": att["id"], "defender": dfn["id"],
-                   "att_final": a, "def_final": d, "winner": winner})
+                   "att_side": faction_of(state, att), "def_side": faction_of(state, dfn),
+                   "att_die": a_die, "def_die": d_die, "att_final": a, "def_final": d, "winner": winner})
     return winner
 
 
@@ -249,8 +261,8 @@ def resolve_ground(state: State, b: Board, c: dict[str, Any], att_value: dict[st
         a_parts["supply"] = -2  # USE 7.1
     if dfn["supply"] != "full":
         d_parts["supply"] = -2
-    if w == "poor":
-        a_parts["poor weather"] = -2  # USE 11.0
+    if harsh(w):
+        a_parts[f"{w} weather"] = -2  # USE 11.0 (Severe includes it: see harsh)
     if att_commit:
         a_parts["will commit"] = tab["will_commit"]["drm"]
     if def_commit:
@@ -286,7 +298,8 @@ def resolve_ground(state: State, b: Board, c: dict[str, Any], att_value: dict[st
     result = crt_result(a_fin, d_fin)
     spec = crt()["results"][result]
     events.append({"kind": "combat", "target": target, "mode": c["kind"], "attackers": [u["id"] for u in attackers],
-                   "defender": dfn["id"], "att_commit": att_commit, "def_commit": def_commit,
+                   "defender": dfn["id"], "att_side": att_f, "def_side": def_f,
+                   "att_commit": att_commit, "def_commit": def_commit,
                    "att_drm": a_drm, "def_drm": d_drm, "att_parts": a_parts, "def_parts": d_parts,
                    "att_die": a_die, "def_die": d_die, "att_final": a_fin, "def_final": d_fin,
                    "result": result, "isolated": iso})

@@ -16,19 +16,43 @@ TRANSFER_MAX = 1  # USE 9.1.3: at most 1 PP per receiving country per turn
 TRANSFERRERS = frozenset({"GER", "UK", "USA", "USSR"})
 
 
+EXTRA_MAX = 9  # USE 15.13: Lend Lease advances the Extra Factories Track up to 9
+
+
 def factory_count(state: State, b: Board, code: str) -> int:
-    """USE 9.1: friendly factories of the country on the map, plus those off this map."""
+    """USE 9.1: friendly factories of the country on the map, plus those off this map; for
+    Germany, the UK and the USSR: On-Map Factory Count minus Fac Lost (minimum 0) plus Extra
+    Factories (Commonwealth Trade 15.6, Lend Lease 15.13)."""
     c = state["countries"][code]
     onmap = sum(city.factories for h, city in b.cities.items()
                 if city.country == code and state["control"].get(h) == c["faction"])
     # DECISION: a city inside a Map Box (Berlin in the Reich box) cannot be captured on this
     # map, so its factories always count for their country.
-    return int(onmap + b.box_factories.get(code, 0) + c["offmap"])
+    count = onmap + b.box_factories.get(code, 0) + c["offmap"]
+    count = max(0, count - int(state.get("fac_lost", {}).get(code, 0)))
+    return int(count + c.get("extra", 0))
+
+
+def lend_lease(state: State, events: Events) -> None:
+    """USE 15.13: Lend Lease advances the receiver's Extra Factories marker, up to 9.
+    DECISION (authored.toml [west_invaded] lend_lease_per_turn): by that many each Economy
+    Phase after the marker is placed; the seed gives no rate."""
+    step = int(authored()["west_invaded"]["lend_lease_per_turn"])
+    for code in state.get("lend_lease", []):
+        c = state["countries"].get(code)
+        if c is None or c["status"] != "active":
+            continue
+        new = min(EXTRA_MAX, c.get("extra", 0) + step)
+        if new != c.get("extra", 0):
+            events.append({"kind": "extra-factories", "country": code, "from": c.get("extra", 0), "to": new,
+                           "why": "Lend Lease (15.13)"})
+            c["extra"] = new
 
 
 def production(state: State, b: Board, events: Events) -> None:
     """USE 9.1: PP = Factory Count x Production Multiplier, capped at 59 (9.0). The USSR does not
     multiply while the Moscow Treaty is in effect."""
+    lend_lease(state, events)
     for code in sorted(state["countries"]):
         c = state["countries"][code]
         if c["status"] != "active" or c["faction"] is None:
@@ -45,10 +69,12 @@ def _pay(state: State, order: Order, code: str, cost: int, rule: str) -> None:
     c["pp"] -= cost
 
 
-def _unit(state: State, order: Order, uid: str, faction: str) -> Unit:
+def _unit(state: State, order: Order, uid: str, faction: str, rule: str) -> Unit:
+    """A unit of ``faction`` named in a Replacements (8.1), Upgrade (8.2) or Mobilization (8.3)
+    order; refused under that order's rule."""
     u: Unit | None = state["units"].get(uid)
     if u is None or faction_of(state, u) != faction:
-        illegal(order, f"{uid} is not a unit of yours", "8.0")
+        illegal(order, f"{uid} is not a unit of yours", rule)
     return u
 
 
@@ -66,7 +92,7 @@ def has_choice(state: State, b: Board, phase: str, faction: str) -> bool:
 
 def replace(state: State, b: Board, order: Order, faction: str, events: Events) -> None:
     """USE 8.1: improve a unit in Full Supply, not marked with Strategic Move, once per turn."""
-    u = _unit(state, order, order["unit"], faction)
+    u = _unit(state, order, order["unit"], faction, "8.1")
     tab = authored()["replacements"]
     if u["box"] is not None:
         illegal(order, f"{u['id']} is not on the map", "8.1")
@@ -93,8 +119,8 @@ def replace(state: State, b: Board, order: Order, faction: str, events: Events) 
 
 def upgrade(state: State, b: Board, order: Order, faction: str, events: Events) -> None:
     """USE 8.2: swap an on-map unit for a unit of the Upgrade box, at 0 PP."""
-    old = _unit(state, order, order["unit"], faction)
-    new = _unit(state, order, order["new"], faction)
+    old = _unit(state, order, order["unit"], faction, "8.2")
+    new = _unit(state, order, order["new"], faction, "8.2")
     if new["box"] != "upgrade":
         illegal(order, f"{new['id']} is not in the Upgrade box", "8.2")
     if old["box"] is not None or old["supply"] != "full" or old["sm"]:
@@ -111,7 +137,7 @@ def upgrade(state: State, b: Board, order: Order, faction: str, events: Events) 
 def mobilize(state: State, b: Board, order: Order, faction: str, events: Events) -> None:
     """USE 8.3: place a unit of the Mobilization box in a friendly Mainland city of its country
     (a port for naval units); ground units arrive reduced, air/naval units with 4 Sorties."""
-    u = _unit(state, order, order["unit"], faction)
+    u = _unit(state, order, order["unit"], faction, "8.3")
     h = order["to"]
     tab = authored()["mobilization"]
     if u["box"] != "mobilization":

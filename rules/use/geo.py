@@ -61,6 +61,9 @@ class Board:
     # faction a sea Map Box is friendly to.
     zone_adj: dict[str, frozenset[str]] = field(default_factory=dict)
     sea_boxes: dict[str, str] = field(default_factory=dict)  # sea box id -> friendly faction
+    # Land Map Boxes (1.3.5; REICH on the France 1940 map): id -> (friendly faction, edge hexes
+    # between which and the box ground and air units move).
+    land_boxes: dict[str, tuple[str, frozenset[str]]] = field(default_factory=dict)
 
     # --- geometry ---------------------------------------------------------
     def on_map(self, h: str) -> bool:
@@ -218,6 +221,8 @@ def blank_board(spec: dict[str, Any]) -> Board:
         b.zone_adj[y] = b.zone_adj.get(y, frozenset()) | {x}
     for box, friendly in spec.get("sea_boxes", {}).items():
         b.sea_boxes[box] = friendly
+    for box, (friendly, edges) in spec.get("land_boxes", {}).items():
+        b.land_boxes[box] = (friendly, frozenset(edges))
     return b
 
 
@@ -257,6 +262,7 @@ def board_from_map(game_map: Any, prohibited: set[str]) -> Board:
             b.zone_adj[box.id] = frozenset(box.sea_zones) | frozenset(box.boxes)
         if box.kind != "land":
             continue
+        b.land_boxes[box.id] = (box.friendly.lower(), frozenset(str(x) for x in box.edge_hexes))
         owners = frozenset(c.country for c in game_map.cities.values() if c.box == box.id)
         for hx in game_map.transport_box_links(box.id):
             b.box_source[str(hx)] = (box.friendly.lower(), owners)

@@ -90,6 +90,11 @@ def enter_hex(state: State, b: Board, unit: Unit, h: str, events: list[dict[str,
 
         capture_city(state, b, h, faction, events)
     _west_invaded(state, b, unit, h, events)
+    code = b.country.get(h)
+    if code is not None:
+        from .will import check_conquest
+
+        check_conquest(state, b, code, events)  # USE 13.2: an invader entering a collapsed country
 
 
 def _west_invaded(state: State, b: Board, unit: Unit, h: str, events: list[dict[str, Any]]) -> None:
@@ -100,6 +105,9 @@ def _west_invaded(state: State, b: Board, unit: Unit, h: str, events: list[dict[
     if code in ("BEL", "NET", "IRE") or (code in ("FRA", "UK") and b.mainland(h)):
         state["flags"]["west_invaded"] = True
         events.append({"kind": "conditional-event", "name": "west-invaded", "hex": h})
+        from .war import west_invaded
+
+        west_invaded(state, b, events)
 
 
 def air_end_ok(state: State, b: Board, unit: Unit, h: str) -> str | None:
@@ -165,6 +173,9 @@ def move_ground(state: State, b: Board, order: Order, unit: Unit, path: list[str
     no_ezoc = act["no_ezoc"]
     for h in path:
         a = unit["hex"]
+        if h in b.land_boxes or unit["box"] in b.land_boxes:
+            _box_step(state, b, order, unit, h, act, events)
+            continue
         if not b.on_map(h) or not b.adjacent(a, h):
             illegal(order, f"{unit['id']} cannot move from {a} to {h}: not adjacent", "4.2.3",
                     "list every hex of the path, one step at a time")
@@ -197,10 +208,80 @@ def move_ground(state: State, b: Board, order: Order, unit: Unit, path: list[str
         act["fresh"] = False
         enter_hex(state, b, unit, h, events)
         events.append({"kind": "move", "unit": unit["id"], "from": a, "to": h, "mp_left": act["mp"]})
-    other = stack_conflict(state, unit, unit["hex"])
+    other = stack_conflict(state, unit, unit["hex"]) if unit["box"] is None else None
     if other is not None:
         illegal(order, f"{unit['id']} would end its move stacked with {other['id']} in {unit['hex']}",
                 "3.3", "a ground unit may only pass through a friendly unit's hex")
+
+
+def box_entry_ban(state: State, b: Board, unit: Unit, box: str) -> str | None:
+    """Why ``unit`` may not be in land Map Box ``box`` (USE 1.3.5, 2.3), or None.
+    DECISION: only units of the faction the box is friendly to may enter it: no combat can
+    occur in a Map Box (1.3.5), so an enemy could never be fought there."""
+    friendly, _ = b.land_boxes[box]
+    if faction_of(state, unit) != friendly:
+        return f"Map Box {box} is friendly to the {friendly.title()} faction only"
+    return None
+
+
+def _box_step(state: State, b: Board, order: Order, unit: Unit, h: str, act: dict[str, Any],
+              events: list[dict[str, Any]]) -> None:
+    """USE 1.3.5: ground movement between a land Map Box and its edge hexes. Entering the box
+    costs ``land_box_mp`` (terrain.toml, authored); leaving it costs the edge hex's terrain (or
+    Transport Line) cost. DECISION: a unit may pass through the box from one edge hex to
+    another; it leaves any EZOC by entering the box only as it could leave it by moving (1.7.1)."""
+    faction = faction_of(state, unit)
+    assert faction is not None
+    if act["stopped"]:
+        illegal(order, f"{unit['id']} has ended its movement (Assault designated or activation over)", "5.3.3")
+    chart = terrain_chart()
+    if h in b.land_boxes:
+        if unit["box"] is not None:
+            illegal(order, f"{unit['id']} is already in Map Box {unit['box']}", "1.3.5")
+        _, edges = b.land_boxes[h]
+        if unit["hex"] not in edges:
+            illegal(order, f"{unit['id']} at {unit['hex']} is not on an edge hex of Map Box {h} "
+                    f"({', '.join(sorted(edges))})", "1.3.5")
+        why = box_entry_ban(state, b, unit, h)
+        if why:
+            illegal(order, why, "1.3.5")
+        if ezoc_sources(state, b, unit["hex"], faction, act["no_ezoc"]) and not act["fresh"]:
+            illegal(order, f"{unit['id']} is in an EZOC at {unit['hex']}: it must end its activation or attack",
+                    "1.7.1")
+        cost = int(chart.land_box_mp)
+        if cost > act["mp"]:
+            illegal(order, f"{unit['id']} needs {cost} MP to enter Map Box {h} but has {act['mp']} left", "4.2")
+        src = unit["hex"]
+        act["mp"] -= cost
+        act["fresh"] = False
+        unit.update(hex=None, box=h, fort=False)
+        events.append({"kind": "move", "unit": unit["id"], "from": src, "to": h, "mp_left": act["mp"]})
+        return
+    box = unit["box"]
+    _, edges = b.land_boxes[box]
+    if h not in edges:
+        illegal(order, f"{unit['id']} can leave Map Box {box} only to an edge hex ({', '.join(sorted(edges))})",
+                "1.3.5")
+    politics.check_entry(state, b, unit, h, "move", order)
+    if b.ground_prohibited(h):
+        illegal(order, f"{h} is prohibited to ground movement", "1.3.2")
+    src_h = ezoc_sources(state, b, h, faction, act["no_ezoc"])
+    for u in units_at(state, h):
+        if is_ground(u) and enemies(faction_of(state, u), faction):
+            illegal(order, f"{h} holds enemy unit {u['id']}: units cannot attack out of a Map Box", "1.3.5")
+        if is_ground(u) and src_h:
+            illegal(order, f"{h} holds friendly {u['id']} and is in an EZOC", "4.2.3.2")
+    along = h in b.box_source and not enemy_presence(state, b, h, faction)
+    cost = chart.entry_cost(b.terrain[h], frozenset(), along)
+    if cost is None:
+        illegal(order, f"ground movement cannot enter {h}", "4.2.3")
+    if cost > act["mp"]:
+        illegal(order, f"{unit['id']} needs {cost} MP to enter {h} but has {act['mp']} left", "4.2")
+    act["mp"] -= cost
+    act["fresh"] = False
+    unit["box"] = None
+    enter_hex(state, b, unit, h, events)
+    events.append({"kind": "move", "unit": unit["id"], "from": box, "to": h, "mp_left": act["mp"]})
 
 
 # --- strategic movement -----------------------------------------------------
@@ -225,6 +306,8 @@ def strategic_move(state: State, b: Board, order: Order, unit: Unit, path: list[
     for i, h in enumerate(path):
         a = unit["hex"]
         final = i == len(path) - 1
+        if h in b.land_boxes or h in b.sea_boxes:
+            illegal(order, f"no Strategic movement into Map Box {h}", "4.1.2")
         if not b.on_map(h) or not b.adjacent(a, h) or not b.transport_between(a, h):
             illegal(order, f"{a} to {h} does not follow a contiguous Transport Line", "4.1")
         if b.ground_prohibited(h) or b.side_prohibited(a, h):
@@ -249,19 +332,37 @@ def strategic_move(state: State, b: Board, order: Order, unit: Unit, path: list[
 
 def air_path_len(state: State, b: Board, unit: Unit, dest: str) -> int | None:
     """Shortest air path in MP (terrain chart ``air_hex_mp`` a hex) avoiding
-    Prohibited Countries and banned neutral hexes; Faded Dot and water hexes are fine (1.3.2)."""
-    start = unit["hex"]
-    seen = {start: 0}
-    frontier = [start]
+    Prohibited Countries and banned neutral hexes; Faded Dot and water hexes are fine (1.3.2).
+    Land Map Boxes (1.3.5): entering one from an edge hex costs ``land_box_mp``; leaving one,
+    the edge hex is entered as any hex (DECISION, as for ground units)."""
+    chart = terrain_chart()
+    per_hex = int(chart.air_hex_mp)
+    if unit["box"] in b.land_boxes:
+        starts = {e: per_hex for e in b.land_boxes[unit["box"]][1]
+                  if b.on_map(e) and not politics.entry_ban(state, b, unit, e, "move")}
+    else:
+        starts = {unit["hex"]: 0}
+    if dest == unit["box"]:
+        return 0
+    if dest in b.land_boxes:
+        best = [n + int(chart.land_box_mp) for e in sorted(b.land_boxes[dest][1])
+                if (n := _air_hexes(state, b, unit, starts, e, per_hex)) is not None]
+        return min(best) if best else None
+    return _air_hexes(state, b, unit, starts, dest, per_hex)
+
+
+def _air_hexes(state: State, b: Board, unit: Unit, starts: dict[str, int], dest: str, per_hex: int) -> int | None:
+    seen = dict(starts)
+    frontier = sorted(starts, key=lambda h: (starts[h], h))
     while frontier:
         nxt = []
         for h in frontier:
             if h == dest:
-                return seen[h] * int(terrain_chart().air_hex_mp)
+                return seen[h]
             for n in b.neighbours(h):
                 if n in seen or politics.entry_ban(state, b, unit, n, "move"):
                     continue
-                seen[n] = seen[h] + 1
+                seen[n] = seen[h] + per_hex
                 nxt.append(n)
         frontier = nxt
     return None
@@ -273,11 +374,22 @@ def air_move(state: State, b: Board, order: Order, unit: Unit, dest: str, mp: in
     n = air_path_len(state, b, unit, dest)
     if n is None or n > mp:
         illegal(order, f"{unit['id']} cannot reach {dest} with {mp} MP", "4.2.2")
+    if dest in b.land_boxes:
+        # USE 4.2.2: an air move may end in a Map Box (no stacking limit there, 3.3).
+        why_box = box_entry_ban(state, b, unit, dest)
+        if why_box:
+            illegal(order, why_box, "1.3.5")
+        src = unit["hex"] or unit["box"]
+        unit.update(hex=None, box=dest)
+        add_sorties(unit, 1)
+        events.append({"kind": "air-move", "unit": unit["id"], "from": src, "to": dest})
+        return
     why = air_end_ok(state, b, unit, dest)
     if why:
         illegal(order, f"{unit['id']} cannot end its air move in {dest}", why,
                 "end in a friendly city or a Transport Line hex with no enemy counter, able to trace supply")
-    src = unit["hex"]
+    src = unit["hex"] or unit["box"]
     unit["hex"] = dest
+    unit["box"] = None
     add_sorties(unit, 1)
     events.append({"kind": "air-move", "unit": unit["id"], "from": src, "to": dest})

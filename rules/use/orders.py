@@ -16,6 +16,7 @@ from .state import FACTIONS, PHASES
 
 Order = dict[str, Any]
 HEX_RE = re.compile(r"^\d{4}$")
+BOX_RE = re.compile(r"^[A-Za-z]{2,12}$")  # a Map Box id (1.3.5), e.g. REICH
 
 VERBS = ("pass", "end-phase", "declare-war", "strategic-move", "move", "attack", "assault", "resolve",
          "will-commit", "rebase", "air-strike", "fort", "end", "replace", "upgrade", "mobilize",
@@ -63,6 +64,15 @@ class _Line:
         if not HEX_RE.match(t):
             raise self.err(f"{t!r} is not a hex number (4 digits XXYY)", col)
         return t
+
+    def loc(self) -> str:
+        """A hex, or a Map Box id (letters, e.g. REICH: USE 1.3.5)."""
+        col, t = self.take("a hex (4 digits) or a Map Box id")
+        if HEX_RE.match(t):
+            return t
+        if BOX_RE.match(t):
+            return t.upper()
+        raise self.err(f"{t!r} is neither a hex number (4 digits XXYY) nor a Map Box id", col)
 
     def unit(self) -> str:
         col, t = self.take("a unit id")
@@ -163,7 +173,7 @@ def parse_line(no: int, text: str, public: dict[str, Any]) -> Order | None:
         o["unit"] = ln.unit()
         o["path"] = []
         while ln.more():
-            o["path"].append(ln.hex())
+            o["path"].append(ln.loc())
         if not o["path"]:
             raise ln.err("a move needs at least one hex", None)
     elif verb == "attack":
@@ -207,7 +217,7 @@ def parse_line(no: int, text: str, public: dict[str, Any]) -> Order | None:
         o["target"] = ln.hex()
     elif verb == "rebase":
         o["unit"] = ln.unit()
-        o["to"] = ln.hex()
+        o["to"] = ln.loc()
     elif verb == "air-strike":
         o["unit"] = ln.unit()
         o["target"] = ln.hex()

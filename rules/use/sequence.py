@@ -111,7 +111,7 @@ def run_auto(state: State, b: Board, phase: str, faction: str | None, events: Ev
 
         victory_check(state, b, events)
     elif phase == "end-of-turn":
-        end_of_turn(state, events)
+        end_of_turn(state, events, b)
 
 
 def start_step(state: State, b: Board, phase: str, faction: str, events: Events) -> None:
@@ -175,7 +175,11 @@ def advance(state: State, b: Board, events: Events, ctx: Any = None) -> None:
 
 def settle(state: State, b: Board, seat: str, events: Events, ctx: Any) -> None:
     """After an order: a Declare War or Strategic Movement step with nothing left to do for
-    its faction (no target left; its one Strategic Move made, 4.1) ends by itself."""
+    its faction (no target left; its one Strategic Move made, 4.1) ends by itself. Conquest
+    (13.2) is checked after every order: it may follow a collapse by any later change."""
+    from .will import check_conquests
+
+    check_conquests(state, b, events)
     p = pending(state)
     if (p is not None and p[:2] == (seat, "orders") and state["phase"] in ("declare-war", "strategic-move")
             and state["active"] == seat and not has_choice(state, b, state["phase"], seat)):
@@ -193,7 +197,7 @@ def roll_weather(state: State, b: Board, ctx: Any, events: Events) -> None:
     state["weather"]["desert"] = "fair"
 
 
-def end_of_turn(state: State, events: Events) -> None:
+def end_of_turn(state: State, events: Events, b: Board | None = None) -> None:
     """USE 12.2 (and 9.0: unused production points are lost at turn end)."""
     for c in state["countries"].values():
         c["pp"] = 0
@@ -210,3 +214,47 @@ def end_of_turn(state: State, events: Events) -> None:
     state["date"] = date_add(state["date"], 1)
     events.append({"kind": "turn", "turn": state["turn"], "date": state["date"]})
     markers.turn_track(state, events)
+    if b is not None:
+        arrivals(state, b, events)
+
+
+def arrivals(state: State, b: Board, events: Events) -> None:
+    """USE 12.2: counters in the new turn's box of the Turn Track come into play: units placed
+    ``turn:N:HEX`` in units.txt arrive on turn N at that hex.
+    DECISIONS (the seed says only "move counters in entered box to map"): the unit arrives as
+    units.txt describes it, in Full Supply; if its hex holds an enemy unit, an enemy city or
+    fort, or a unit of its stacking class (3.3), it goes to the Mobilization box instead (8.3
+    can place it later); a unit of a country not yet active waits for the activation (13.1) in
+    that hex; a unit of a conquered country is removed (13.2.2)."""
+    for uid in sorted(state["units"]):
+        u = state["units"][uid]
+        if u["box"] != "turn" or int(u.get("arrive", 0)) > state["turn"]:
+            continue
+        c = state["countries"].get(u["country"], {})
+        h = u.get("setup")
+        if c.get("status") == "conquered":
+            u["box"] = "removed"
+            events.append({"kind": "arrival", "unit": uid, "to": "removed"})
+            continue
+        if c.get("status") != "active":
+            u["box"] = "inactive"
+            events.append({"kind": "arrival", "unit": uid, "to": "inactive"})
+            continue
+        if h is None or not b.on_map(h) or _arrival_blocked(state, b, u, h):
+            u.update(box="mobilization", hex=None)
+            events.append({"kind": "arrival", "unit": uid, "to": "mobilization", "blocked": h})
+            continue
+        u.update(box=None, hex=h, supply="full", fort=False, sm=False)
+        events.append({"kind": "arrival", "unit": uid, "to": h})
+
+
+def _arrival_blocked(state: State, b: Board, u: dict[str, Any], h: str) -> bool:
+    from .state import enemies, stack_class, units_at
+
+    f = faction_of(state, u)
+    if b.city(h) is not None and enemies(state["control"].get(h), f):
+        return True
+    if enemies(state["forts"].get(h), f):
+        return True
+    return any(enemies(faction_of(state, o), f) or stack_class(o["kind"]) == stack_class(u["kind"])
+               for o in units_at(state, h))

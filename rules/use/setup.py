@@ -56,8 +56,10 @@ def state_from_scenario(sc: Any) -> State:
         elif pl.kind == "activation":
             u["box"] = "inactive"
             u["setup"] = str(pl.hex) if pl.hex else None
+        elif pl.kind == "turn" and pl.turn == 1 and pl.hex:
+            u["hex"] = str(pl.hex)  # 12.2: a unit due on the first turn starts on the map
         elif pl.kind == "turn":
-            u["box"] = "turn"
+            u["box"] = "turn"  # 12.2: placed when its turn comes (sequence.arrivals)
             u["arrive"] = pl.turn
             u["setup"] = str(pl.hex) if pl.hex else None
         else:

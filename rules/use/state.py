@@ -88,7 +88,7 @@ POLICIES = (
     "nazi-soviet-pact",
     "moscow-treaty",
 )
-STATUSES = ("active", "neutral", "collapsed", "conquered")
+STATUSES = ("active", "neutral", "conquered")  # a collapse (13.2) is counted, not a status
 
 
 def new_state(scenario: str, map_spec: dict[str, Any], factions: list[str], date: str,
@@ -132,7 +132,8 @@ def new_country(faction: str | None, status: str, will: int, *, printed_will: in
     """``offmap``: factories not printed on this map, added to the Factory Count (9.1)."""
     return {"faction": faction, "status": status, "will": will,
             "printed_will": will if printed_will is None else printed_will,
-            "offmap": offmap, "mult": mult, "pp": 0, "major": major, "conquered_by": None}
+            "offmap": offmap, "mult": mult, "pp": 0, "major": major, "conquered_by": None,
+            "collapses": 0}  # USE 13.2: times collapsed (the country stays active)
 
 
 def new_unit(uid: str, country: str, kind: str, hex_: str | None, *, reduced: bool = False,

@@ -1,4 +1,5 @@
-"""Declare War (USE 10.1), Country Activation (13.1), policies ending, Victory Check (12.1)."""
+"""Declare War (USE 10.1), Country Activation (13.1), policies ending, West Invaded (13.8),
+Victory Check (12.1)."""
 
 from __future__ import annotations
 
@@ -6,7 +7,8 @@ from typing import Any
 
 from .errs import illegal
 from .geo import Board
-from .state import FACTIONS, State
+from .state import FACTIONS, State, is_air, stack_class, units_at
+from .tables import authored
 
 Events = list[dict[str, Any]]
 Order = dict[str, Any]
@@ -66,26 +68,29 @@ def declare_war(state: State, b: Board, order: Order, faction: str, ctx: Any, ev
         illegal(order, f"{target} is not neutral", "10.1")
     if not c.get("can_dow", True):
         illegal(order, f"war cannot be declared on {target} in this scenario", "10.1")
-    joins = join_faction(state, c, faction, ctx)
-    events.append({"kind": "declare-war", "by": faction, "on": target, "joins": joins})
+    joins, die = join_faction(state, c, faction, ctx)
+    ev: dict[str, Any] = {"kind": "declare-war", "by": faction, "on": target, "joins": joins}
+    if die is not None:
+        ev["die"] = die  # 13.1: 1-3 Western, 4-6 Soviet
+    events.append(ev)
     activate_country(state, b, target, joins, events)
 
 
-def join_faction(state: State, c: dict[str, Any], declarer: str, ctx: Any) -> str:
-    """USE 13.1 Faction Determination."""
+def join_faction(state: State, c: dict[str, Any], declarer: str, ctx: Any) -> tuple[str, int | None]:
+    """USE 13.1 Faction Determination: (faction joined, the die rolled or None)."""
     pol = state["policies"]
     if declarer != "axis":
-        return "axis"
+        return "axis", None
     if c.get("pro") in ("western", "soviet"):
         pro: str = c["pro"]
-        return pro
+        return pro, None
     pact = "nazi-soviet-pact" in pol or "moscow-treaty" in pol
     if "appeasement" in pol and not pact:
-        return "soviet"
+        return "soviet", None
     if pact and "appeasement" not in pol:
-        return "western"
-    die = ctx.roll(6, "country activation faction")[0]
-    return "western" if die <= 3 else "soviet"
+        return "western", None
+    die: int = ctx.roll(6, "country activation faction")[0]
+    return ("western" if die <= 3 else "soviet"), die
 
 
 def activate_country(state: State, b: Board, code: str, faction: str, events: Events) -> None:
@@ -114,6 +119,67 @@ def activate_country(state: State, b: Board, code: str, faction: str, events: Ev
     events.append({"kind": "activation", "country": code, "faction": faction})
 
 
+COMMONWEALTH_TRADE = 3  # USE 15.6: Commonwealth Trade adds 3 factories to the UK Extra Factories Track
+
+
+def west_invaded(state: State, b: Board, events: Events) -> None:
+    """USE 13.8 West Invaded, the effects that apply on the France 1940 map:
+
+    * France mobilizes 1 air unit: the lowest-id French air unit in the Mobilization box is
+      placed as 8.3 places it (4 Sorties, a friendly French Mainland city), at no PP cost.
+    * Commonwealth Trade (15.6): +3 on the UK Extra Factories Track (counted by 9.1).
+    * Lend Lease to the UK (15.13): the UK Extra Factories marker advances each Economy Phase.
+    * UK Fac Lost (15.10): placed on the track (``fac_lost``), which makes the UK a target of
+      Strategic Warfare step 2 (9.2); strategic combat itself is not modelled.
+    * Policy Evaluation (15.21): placed only to end Appeasement or the Pact; in France 1940
+      Appeasement is off and the Pact is fixed, so it is never placed (not modelled).
+    """
+    tab = authored()["west_invaded"]
+    fra = state["countries"].get("FRA")
+    if fra is not None and fra["status"] == "active":
+        _french_air(state, b, fra["faction"], events)
+    uk = state["countries"].get("UK")
+    if uk is None or uk["status"] != "active":
+        return
+    uk["extra"] = min(9, uk.get("extra", 0) + COMMONWEALTH_TRADE)
+    events.append({"kind": "extra-factories", "country": "UK", "to": uk["extra"],
+                   "why": "Commonwealth Trade (15.6)"})
+    if "UK" not in state.setdefault("lend_lease", []):
+        state["lend_lease"].append("UK")
+        events.append({"kind": "marker-placed", "marker": "lend-lease", "country": "UK"})
+    state.setdefault("fac_lost", {})["UK"] = int(tab["uk_fac_lost"])
+    events.append({"kind": "marker-placed", "marker": "fac-lost", "country": "UK"})
+
+
+def _french_air(state: State, b: Board, faction: str | None, events: Events) -> None:
+    """DECISION (13.8 "France mobilizes 1 air unit"): as 8.3 without paying: the lowest-id French
+    air unit in the Mobilization box, with 4 Sorties, in Paris if it is French-controlled and has
+    room for it (3.3), else the nearest such French Mainland city (lowest hex id on ties); it
+    stays in the box when no city qualifies."""
+    pool = sorted(uid for uid, u in state["units"].items()
+                  if u["country"] == "FRA" and u["box"] == "mobilization" and is_air(u))
+    if not pool or faction is None:
+        return
+    u = state["units"][pool[0]]
+    capital = b.capital_hex("FRA")
+
+    def room(h: str) -> bool:
+        return all(stack_class(o["kind"]) != stack_class(u["kind"]) and o["country"] in _friends(state, faction)
+                   for o in units_at(state, h))
+
+    cities = [h for h, c in b.cities.items() if c.country == "FRA" and b.mainland(h)
+              and state["control"].get(h) == faction and room(h)]
+    if not cities:
+        return
+    dest = min(cities, key=lambda h: (0 if h == capital else 1, b.distance(h, capital) if capital else 0, h))
+    u.update(hex=dest, box=None, sorties=4, supply="full", fort=False, sm=False)
+    events.append({"kind": "mobilize", "unit": u["id"], "hex": dest, "why": "West Invaded (13.8)"})
+
+
+def _friends(state: State, faction: str) -> set[str]:
+    return {code for code, c in state["countries"].items() if c["faction"] == faction}
+
+
 def victory_check(state: State, b: Board, events: Events) -> None:
     """USE 12.1: the scenario's conditions, in order; "end" ones only on the last turn."""
     last = state["turn"] >= state["last_turn"]
@@ -131,8 +197,9 @@ def _holds(state: State, b: Board, v: dict[str, Any]) -> bool:
     if test == "otherwise":
         return True
     if test in ("collapsed", "conquered"):
-        st = state["countries"].get(arg or "", {}).get("status")
-        return bool(st == "conquered" or (test == "collapsed" and st == "collapsed"))
+        c = state["countries"].get(arg or "", {})
+        st = c.get("status")
+        return bool(st == "conquered" or (test == "collapsed" and c.get("collapses", 0) > 0))
     if test == "controls":
         for h, city in b.cities.items():
             if city.name == arg or h == arg:

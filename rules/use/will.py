@@ -14,7 +14,7 @@ Events = list[dict[str, Any]]
 def change_will(state: State, b: Board | None, country: str, delta: int, why: str, events: Events) -> None:
     """USE 2.1.2: National Will runs 0..99; reaching 0 collapses the country (13.2)."""
     c = state["countries"].get(country)
-    if c is None or c["status"] != "active" or delta == 0:
+    if c is None or c["status"] != "active" or delta == 0 or c.get("will_removed"):
         return
     old = c["will"]
     c["will"] = max(0, min(99, old + delta))
@@ -56,9 +56,12 @@ def capture_city(state: State, b: Board, h: str, faction: str, events: Events) -
     owner = state["countries"].get(city.country)
     if owner is not None and enemies(owner["faction"], faction):
         key = "capital_lost" if city.capital else "city_lost"
+        before = owner.get("collapses", 0)
         change_will(state, b, city.country, int(authored()["will_loss"][key]),
                     f"{city.name} captured", events)
-        check_collapse(state, b, city.country, events)
+        if owner.get("collapses", 0) == before:  # one collapse per capture (Will 0 or cities)
+            check_collapse(state, b, city.country, events)
+        check_conquest(state, b, city.country, events)
 
 
 def mainland_cities(state: State, b: Board, country: str) -> list[str]:
@@ -76,31 +79,104 @@ def check_collapse(state: State, b: Board, country: str, events: Events) -> None
 
 
 def collapse(state: State, b: Board, country: str, events: Events) -> None:
-    """USE 13.2 Collapse Procedure, then Conquest (13.2.2) when an enemy ground unit stands in
-    the Mainland Area and at least one Mainland city is enemy-controlled."""
+    """USE 13.2 Collapse Procedure: reduced ground units and all air/naval units eliminated,
+    full-strength ground units reduced, National Will reset to half its printed value; then
+    Conquest (13.2.2) is checked.
+
+    A collapse is an event, not a status: the country stays active and fights on (production,
+    Will, activation) and is conquered whenever the 13.2 conditions hold afterwards (see
+    ``check_conquest``). ``collapses`` counts how often it collapsed.
+    DECISION: a country may collapse again (its Will reaching 0 again, or its last Mainland city
+    falling again): 13.2 limits only the UK and the USA to one collapse."""
     c = state["countries"][country]
     if c["status"] != "active":
         return
-    c["status"] = "collapsed"
+    major_once = country in ONE_COLLAPSE
+    if major_once and c.get("collapses", 0):
+        return  # USE 13.2 Major Power Special Collapse: the UK/USA collapse only once
+    c["collapses"] = c.get("collapses", 0) + 1
     for uid in sorted(state["units"]):
         u = state["units"][uid]
         if u["country"] != country or u["box"] is not None:
             continue
         if is_ground(u) and not u["reduced"]:
             u["reduced"] = True
+            events.append({"kind": "reduced", "unit": u["id"], "cause": "collapse"})
         else:
             eliminate(state, u, events, cause="collapse")
-    # DECISION: "half printed value" rounds up, as every halving in 5.1 does (rules-gaps 16).
-    c["will"] = (c["printed_will"] + 1) // 2
-    events.append({"kind": "collapse", "country": country})
-    invaders = [u for u in state["units"].values()
-                if u["box"] is None and u["hex"] is not None and is_ground(u)
+    events.append({"kind": "collapse", "country": country, "times": c["collapses"]})
+    if major_once:
+        _major_collapse(state, b, country, events)
+    else:
+        # DECISION: "half printed value" rounds up, as every halving in 5.1 does (rules-gaps 16).
+        old = c["will"]
+        c["will"] = (c["printed_will"] + 1) // 2
+        events.append({"kind": "will", "country": country, "from": old, "to": c["will"],
+                       "why": "collapse (13.2): half the printed value"})
+    check_conquest(state, b, country, events)
+
+
+# USE 13.2 Major Power Special Collapse. The USSR's (Occupied USSR, Guards, Moscow Treaty) is not
+# modelled: no USSR on the France 1940 map.
+ONE_COLLAPSE = frozenset({"UK", "USA"})
+
+
+def _major_collapse(state: State, b: Board, country: str, events: Events) -> None:
+    """USE 13.2: the UK/USA collapse once: Will removed; Germany gets 1 Conditional ground unit,
+    +10 Will and 1 Political Success.
+    DECISION: "Will removed" = the country's Will is no longer kept (``will_removed``: it stays
+    0 and no later change or collapse applies); the Conditional unit is the lowest-id German
+    ground unit in the Conditional box, moved to the Mobilization box (it is mobilized as usual,
+    8.3). The Political Success marker is not modelled (no Diplomacy Cup, 10.2)."""
+    c = state["countries"][country]
+    old = c["will"]
+    c["will"] = 0
+    c["will_removed"] = True
+    events.append({"kind": "will", "country": country, "from": old, "to": 0, "why": "Will removed (13.2)"})
+    ger = state["countries"].get("GER")
+    if ger is None or ger["status"] != "active":
+        return
+    for uid in sorted(state["units"]):
+        u = state["units"][uid]
+        if u["country"] == "GER" and u["box"] == "conditional" and is_ground(u):
+            u["box"] = "mobilization"
+            events.append({"kind": "conditional-unit", "unit": uid, "to": "mobilization"})
+            break
+    change_will(state, b, "GER", 10, f"{country} collapsed (13.2)", events)
+
+
+def conquest_due(state: State, b: Board, country: str) -> bool:
+    """USE 13.2: a collapsed country with an enemy ground unit in its Mainland Area and at least
+    one of its Mainland cities enemy-controlled is conquered."""
+    c = state["countries"].get(country)
+    if c is None or c["status"] != "active" or not c.get("collapses"):
+        return False
+    lost = any(enemies(state["control"].get(h), c["faction"]) for h in mainland_cities(state, b, country))
+    return lost and _invader(state, b, country) is not None
+
+
+def _invader(state: State, b: Board, country: str) -> Unit | None:
+    c = state["countries"][country]
+    for uid in sorted(state["units"]):
+        u: Unit = state["units"][uid]
+        if (u["box"] is None and u["hex"] is not None and is_ground(u)
                 and b.country.get(u["hex"]) == country and b.mainland(u["hex"])
-                and enemies(faction_of(state, u), c["faction"])]
-    lost = [h for h in mainland_cities(state, b, country)
-            if enemies(state["control"].get(h), c["faction"])]
-    if invaders and lost:
-        conquer(state, country, faction_of(state, invaders[0]) or "", events)
+                and enemies(faction_of(state, u), c["faction"])):
+            return u
+    return None
+
+
+def check_conquest(state: State, b: Board, country: str, events: Events) -> None:
+    if conquest_due(state, b, country):
+        inv = _invader(state, b, country)
+        assert inv is not None
+        conquer(state, country, faction_of(state, inv) or "", events)
+
+
+def check_conquests(state: State, b: Board, events: Events) -> None:
+    """USE 13.2: Conquest is checked whenever the state may have changed, not only at collapse."""
+    for code in sorted(state["countries"]):
+        check_conquest(state, b, code, events)
 
 
 def conquer(state: State, country: str, by: str, events: Events) -> None:
