@@ -61,7 +61,7 @@ def _check_consistent(p: Player, gid: bytes) -> int:
 @pytest.mark.slow
 def test_sigkill_during_receive_and_play(tmp_path: Path) -> None:
     red, blue = _player_on_disk(tmp_path, "red"), _player_on_disk(tmp_path, "blue")
-    data = genesis.make_proposal(red.session.ident, rules_name="duel", scenario="standard", my_seat="red",
+    data = genesis.make_proposal(red.session.ident, rules_name="duel", scenario="endless", my_seat="red",
                                  cards={"red": red.card, "blue": blue.card}, options={},
                                  rng=red.session.rng, now=1_800_000_000)
     gid = game.create(red.session, data).con.game_id
@@ -83,7 +83,7 @@ def test_sigkill_during_receive_and_play(tmp_path: Path) -> None:
         other = players["blue" if seat == "red" else "red"]
         before = _check_consistent(actor, gid)
         # Mostly "pass" so the game outlasts the kills; some rolls so dice are in the mix.
-        orders.write_text("roll\n" if before % 8 == 0 else "pass\n")
+        orders.write_text("roll\n" if before % 4 == 0 else "pass\n")
         if _cli(actor, "play", gid.hex(), "--orders", str(orders), kill_after=rnd.uniform(0, span)) is None:
             kills += 1
         after = _check_consistent(actor, gid)

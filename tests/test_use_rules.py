@@ -217,3 +217,67 @@ def test_france_start_home_defense_and_liege() -> None:
     assert [u["id"] for u in homedef.satisfying(pub, b, "UK", pub["home_defense"]["UK"][0])] == ["UK-HOME"]
     assert "1708" not in pub["forts"] and pub["activation_forts"] == {"1708": "BEL"}
     assert pub["home_defense"]["BEL"] == [{"units": 1, "within": 3, "of": "1508"}]
+
+
+def _play(pub: Any, files: list[tuple[str, str]], dice: list[int]) -> tuple[Any, ScriptedContext]:
+    ctx = ScriptedContext("", dice)
+    for i, (seat, text) in enumerate(files, start=1):
+        ctx.seat, ctx.seq = seat, i
+        pub = RULES.apply(pub, {}, seat, RULES.parse_orders(text, seat, pub, None), ctx).public
+    return pub, ctx
+
+
+def test_dice_in_event_counts_every_die_of_a_combat_with_air_combat() -> None:
+    """Air combat and ground combat events carry their dice; dice_in_event finds them all."""
+    pub, _ = prestate("unit FRA-1F FRA fighter 0510")
+    files = [("axis", "attack 0506 from GER-1P will-commit air GER-1F"),
+             ("western", "will-commit yes air FRA-1F"), ("axis", "")]
+    pub, ctx = _play(pub, files, [5, 2, 2, 2])
+    found = [d for e in ctx.events for d in RULES.dice_in_event(e, "axis", pub)]
+    assert found == [("axis", 6, 5), ("western", 6, 2), ("axis", 6, 2), ("western", 6, 2)]
+    assert ctx.used == len(found)
+    air = next(e for e in ctx.events if e["kind"] == "air-combat")
+    assert (air["att_die"], air["def_die"]) == (5, 2)
+
+
+def test_dice_in_event_weather_activation_markers() -> None:
+    assert RULES.dice_in_event({"kind": "weather", "zone": "mild", "die": 4, "weather": "fair"},
+                               "axis", {}) == [("axis", 6, 4)]
+    assert RULES.dice_in_event({"kind": "declare-war", "by": "axis", "on": "BEL", "joins": "western", "die": 2},
+                               "axis", {}) == [("axis", 6, 2)]
+    assert RULES.dice_in_event({"kind": "marker-return", "marker": "airdrop", "faction": "western", "die": 6},
+                               "axis", {}) == [("western", 6, 6)]
+    assert RULES.dice_in_event({"kind": "move", "unit": "GER-1P"}, "axis", {}) == []
+
+
+def test_air_combat_weather_penalty_poor_and_severe() -> None:
+    """USE 11.0: air/naval units have -2 in Poor weather, and in Severe (weather.toml)."""
+    from pbem_rules.use.combat import Roller, air_duel
+    from pbem_rules.use.geo import board
+
+    for weather, penalty in (("fair", 0), ("poor", -2), ("severe", -2)):
+        pub, _ = prestate("unit FRA-1F FRA fighter 0510", f"weather mild {weather}")
+        events: list[dict[str, Any]] = []
+        air_duel(pub, board(pub), pub["units"]["GER-1F"], pub["units"]["FRA-1F"], "0506",
+                 Roller(ScriptedContext("axis", [4, 3])), events)
+        fighter = authored()["air_combat"]["fighter_drm"]
+        assert (events[0]["att_final"], events[0]["def_final"]) == (4 + penalty + fighter, 3 + penalty + fighter)
+
+
+def test_turn_one_arrival_starts_on_the_map() -> None:
+    """USE 12.2: a unit placed turn:1:HEX is on the map at the start; later ones wait."""
+    import dataclasses
+
+    from pbem_rules.use import scenario as scen
+    from pbem_rules.use.hexgrid import parse_hex
+    from pbem_rules.use.setup import state_from_scenario
+
+    sc = scen.load_scenario("france-1940")
+    spec = next(u for u in sc.units if u.id == "UK-1AD")
+    early = dataclasses.replace(spec, placement=dataclasses.replace(spec.placement, kind="turn", turn=1,
+                                                                     hex=parse_hex("0708")))
+    late = dataclasses.replace(early, id="UK-LATE", placement=dataclasses.replace(early.placement, turn=3))
+    pub = state_from_scenario(dataclasses.replace(sc, units=(*[u for u in sc.units if u.id != "UK-1AD"], early,
+                                                             late)))
+    assert pub["units"]["UK-1AD"]["hex"] == "0708" and pub["units"]["UK-1AD"]["box"] is None
+    assert pub["units"]["UK-LATE"]["box"] == "turn" and pub["units"]["UK-LATE"]["arrive"] == 3

@@ -27,12 +27,12 @@ class Duel(RulesModule):
         return lhash("toy/rules", self.name, self.version)
 
     def scenarios(self) -> list[str]:
-        return ["standard", "short"]
+        return ["standard", "short", "endless"]
 
     def load_scenario(self, name: str) -> Scenario:
         if name not in self.scenarios():
             raise InvalidOrder(f"no scenario {name}")
-        target = 30 if name == "standard" else 8
+        target = {"standard": 30, "short": 8, "endless": 10**9}[name]
         return Scenario("duel", name, f"Duel to {target}", lhash("toy/scenario", name),
                         ("blue", "red"), {"target": target})
 

@@ -46,7 +46,7 @@ def own_unit(state: State, order: Order, uid: str, faction: str, b: Board | None
         illegal(order, f"no unit {uid!r}", "3.2", "unit ids are listed by 'pbem orders template'")
     if faction_of(state, u) != faction:
         illegal(order, f"{uid} is not a {faction} unit", "6.0")
-    if b is not None and u["box"] in b.land_boxes:
+    if b is not None and (u["box"] in b.land_boxes or (u["box"] in b.sea_boxes and is_naval(u))):
         return u
     if u["box"] is not None and u["box"] in geo_land_boxes(state):
         illegal(order, f"{uid} is in Map Box {u['box']}: no combat or action there but movement", "1.3.5",
@@ -265,9 +265,12 @@ def _open_combat(state: State, b: Board, order: Order, faction: str, ctx: Any, e
             illegal(order, "only a side that Will Commits may add an air unit", "5.1")
         au = state["units"].get(value["air"])
         if (au is None or not is_air(au) or faction_of(state, au) != faction or au["box"] is not None
-                or b.distance(au["hex"], target) > AIR_SUPPORT_RANGE or au["sorties"] >= 6 or au["sm"]):
+                or b.distance(au["hex"], target) > AIR_SUPPORT_RANGE or au["sorties"] >= 6):
             illegal(order, f"{value['air']} cannot give Air Support at {target}", "6.2.3",
                     "an air unit of yours within 5 hexes of the defender, under 6 Sorties")
+        if au["sm"]:
+            illegal(order, f"{value['air']} is marked with Strategic Move and cannot be activated for Air "
+                    "Support", "4.1.4")
     state["next_combat"] = state.get("next_combat", 0) + 1
     cid = state["next_combat"]
     ref = ctx.commit("will-commit", value, f"combat {cid} {target}")
@@ -305,12 +308,20 @@ def answer(state: State, b: Board, order: Order, faction: str, events: Events) -
         c = found[0]
     c["def_commit"] = bool(order["commit"])
     if order.get("air"):
+        if c["kind"] == "air-strike":
+            # 5.1 step 2: "one air unit (ground combat only)"; an Air Strike is an air/naval
+            # combat (6.2.2) with no supporting air unit.
+            illegal(order, "an Air Strike takes no supporting air unit: air units are declared in ground "
+                    "combat only", "5.1", "answer 'will-commit HEX yes|no' without 'air'")
         if not order["commit"]:
             illegal(order, "only a side that Will Commits may add an air unit", "5.1")
         au = state["units"].get(order["air"])
         if (au is None or not is_air(au) or faction_of(state, au) != faction or au["box"] is not None
                 or b.distance(au["hex"], c["target"]) > AIR_SUPPORT_RANGE or au["sorties"] >= 6):
             illegal(order, f"{order['air']} cannot give Air Support at {c['target']}", "6.2.3")
+        if au["sm"]:
+            illegal(order, f"{order['air']} is marked with Strategic Move and cannot be activated for Air "
+                    "Support", "4.1.4")
         c["def_air"] = order["air"]
     c["retreat"] = order.get("retreat")
     c["status"] = "await-resolve"

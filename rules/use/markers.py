@@ -48,7 +48,7 @@ def airdrop(state: State, b: Board, order: Order, faction: str, ctx: Any, events
     if city is not None and enemies(owner, faction) and not any(
             enemies(faction_of(state, u), faction) for u in units_at(state, h)):
         die = ctx.roll(6, f"airdrop {h}")[0]
-        events.append({"kind": "airdrop-city", "hex": h, "die": die})
+        events.append({"kind": "airdrop-city", "hex": h, "die": die, "faction": faction})
         if die <= 3:  # USE 6.1.1: 1-3 the city comes under friendly control
             capture_city(state, b, h, faction, events)
 

@@ -14,7 +14,8 @@ from .state import State, clone
 
 Order = dict[str, Any]
 Events = list[dict[str, Any]]
-VERSION = "0.2"  # 0.2: Home Defense, sea supply lines, interception, Bombing Run, 7.5.2
+VERSION = "0.3"  # 0.3: collapse fights on, West Invaded effects, land Map Boxes, arrivals, naval moves
+# 0.2: Home Defense, sea supply lines, interception, Bombing Run, 7.5.2
 
 
 def _code_digest() -> bytes:
@@ -135,6 +136,31 @@ class UseRules(RulesModule):
 
         return describe(event)
 
+    def dice_in_event(self, event: dict[str, Any], author: str, public: Any) -> list[tuple[str, int, int]]:
+        """Every die rolled in a USE event as (seat, sides, value); all USE dice are d6.
+
+        Ground combat (5.1 step 5) and air/naval combat (5.2): ``att_die`` is the attacking
+        faction's, ``def_die`` the defending faction's; the Weather Phase die (11.0) is the
+        Axis's; the activation die (13.1), the Airdrop city die (6.1.1) and the marker-return
+        dice (6.1) belong to the faction that rolled them."""
+        kind = event.get("kind")
+        if kind in ("combat", "air-combat"):
+            att_unit = event.get("attackers") if kind == "combat" else event.get("attacker")
+            out = []
+            for die_key, seat in (("att_die", event.get("att_side") or _unit_faction(public, att_unit)),
+                                  ("def_die", event.get("def_side") or _unit_faction(public, event.get("defender")))):
+                die = event.get(die_key)
+                if isinstance(die, int) and not isinstance(die, bool):
+                    out.append((str(seat or author), 6, die))
+            return out
+        die = event.get("die")
+        if not isinstance(die, int) or isinstance(die, bool):
+            return []
+        if kind == "weather":
+            return [("axis", 6, die)]
+        seat = event.get("faction") or event.get("by") or author
+        return [(str(seat), 6, die)]
+
     def demo_script(self, scenario: str) -> str | None:
         from .scenario import scenario_dir
 
@@ -151,6 +177,19 @@ class UseRules(RulesModule):
         from .cases import check
 
         return check(public, lines)
+
+
+def _unit_faction(public: Any, ref: Any) -> str | None:
+    """The faction owning a unit named in an event (a list names the primary unit first)."""
+    if isinstance(ref, list):
+        ref = ref[0] if ref else None
+    if not isinstance(ref, str) or not isinstance(public, dict):
+        return None
+    unit = public.get("units", {}).get(ref)
+    if unit is None:
+        return None
+    f: str | None = public.get("countries", {}).get(unit["country"], {}).get("faction")
+    return f
 
 
 class DryContext:

@@ -133,7 +133,8 @@ def describe(e: dict[str, Any]) -> str:
                 f"{g('defender')} in {g('target')} ({g('mode')}); Will Commit choices sealed [USE 5.1]")
     if k == "will-commit":
         c = g("commit")
-        return f"{str(g('side')).title()} Will Commit for combat {g('combat')}: {'yes' if c else ('no' if c is not None else 'sealed')}"
+        choice = "yes" if c else ("no" if c is not None else "sealed")
+        return f"{str(g('side')).title()} Will Commit for combat {g('combat')}: {choice}"
     if k == "combat":
         return (f"Combat at {g('target')}: {', '.join(g('attackers') or [])} vs {g('defender')}; "
                 f"dice {_dice(e)}, DRM {g('att_drm'):+d}/{g('def_drm'):+d}, final {g('att_final')}–{g('def_final')}: "
