@@ -1,0 +1,189 @@
+"""The command line's frame: context, error reporting, progress, and mailing what a command wrote.
+
+Every refusal prints ``pbem: error: ...`` and ``pbem: hint: ...`` on stderr
+and exits with the error's documented code (docs/cli.md, pbem.errors.ExitCode).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+
+from pbem import __version__, game, paths, store, turnfile
+from pbem.errors import ExitCode, NotFound, OrderErrors, PbemError
+from pbem.identity import (
+    Card,
+    Identity,
+    load_identity,
+)
+
+
+class Ctx:
+    def __init__(self, home: paths.Home, passphrase_file: str | None) -> None:
+        self.home = home
+        self.passphrase_file = passphrase_file
+        self._ident: Identity | None = None
+        self._rng: Any = None
+
+    def passphrase(self, *, confirm: bool = False) -> str:
+        if self.passphrase_file:
+            try:
+                return Path(self.passphrase_file).read_text(encoding="utf-8").rstrip("\r\n")
+            except OSError as e:
+                raise NotFound(f"cannot read passphrase file {self.passphrase_file}: {e.strerror}") from None
+        env = os.environ.get("PBEM_PASSPHRASE")
+        if env:
+            return env
+        if not sys.stdin.isatty():
+            raise PbemError("a passphrase is needed and there is no terminal to ask on",
+                            hint="set PBEM_PASSPHRASE or pass --passphrase-file FILE")
+        return str(click.prompt("passphrase", hide_input=True, confirmation_prompt=confirm))
+
+    def identity(self) -> Identity:
+        if self._ident is None:
+            path = self.home.identity_file
+            if not path.exists():
+                raise NotFound(f"no identity in {self.home.config}",
+                               hint="create one with 'pbem key new --name NAME --email EMAIL'")
+            self._ident = load_identity(path, self.passphrase())
+        return self._ident
+
+    def rng(self) -> Any:
+        from pbem import randomness
+
+        if self._rng is None:
+            # With a demo seed, the stream must still differ between commands
+            # (age nonces, commitment nonces): label it with the command and
+            # how far the home's games have got.
+            n = sum(1 for _ in self.home.data.rglob("*.pbem")) if self.home.data.is_dir() else 0
+            self._rng = randomness.for_home(f"{self.home.config.parent.name}:{' '.join(sys.argv[1:])}:{n}")
+        return self._rng
+
+    def session(self) -> game.Session:
+        return game.Session(self.home, self.identity(), rng=self.rng())
+
+    def card(self) -> Card:
+        try:
+            return Card.from_text(self.home.card_file.read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            raise NotFound(f"no player card in {self.home.config}",
+                           hint="create an identity with 'pbem key new'") from None
+
+
+pass_ctx = click.make_pass_decorator(Ctx)
+
+
+class PbemGroup(click.Group):
+    """Turns every PbemError into the documented error/hint lines and exit code."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            home = paths.resolve(ctx.params.get("home"))
+            if home.data.is_dir():
+                with store.HomeLock(home):
+                    return super().invoke(ctx)
+            return super().invoke(ctx)
+        except PbemError as e:
+            _report(e)
+            ctx.exit(e.exit_code)
+        except OSError as e:
+            click.echo(f"pbem: error: {e.strerror or e}: {e.filename or ''}", err=True)
+            click.echo("pbem: hint: check the path and its permissions", err=True)
+            ctx.exit(ExitCode.GENERIC)
+
+
+@click.group(cls=PbemGroup)
+@click.version_option(__version__, prog_name="pbem")
+@click.option("--home", type=click.Path(file_okay=False), envvar="PBEM_HOME",
+              help="Keep identity and games under this folder (default: the user's config and data folders).")
+@click.option("--passphrase-file", type=click.Path(dir_okay=False),
+              help="Read the identity passphrase from this file (else PBEM_PASSPHRASE, else a prompt).")
+@click.pass_context
+def cli(cctx: click.Context, home: str | None, passphrase_file: str | None) -> None:
+    """pbem: play wargames by email with signed, encrypted turn files."""
+    cctx.obj = Ctx(paths.resolve(home), passphrase_file)
+
+
+def _send(c: Ctx, gs: store.GameStore, d: game.Derived, f: turnfile.SignedFile, outbox_only: bool) -> None:
+    """Mail a produced file to the other players (or queue .eml files in the outbox)."""
+    from pbem import dispatch
+    from pbem.mail import MailError, load_config
+
+    cfg = None if outbox_only else load_config(c.home)
+    try:
+        results = dispatch.dispatch(c.session(), gs, d, f, cfg, use_config=False)
+    except MailError as e:
+        where = f" ({e.queued})" if getattr(e, "queued", None) else ""
+        raise MailError(f"the file is saved, but mailing it failed: {e}{where}",
+                        hint=f"{e.hint}; then run 'pbem mail resend {gs.root.name[:12]}'") from None
+    for r in results:
+        verb = "mailed" if r.status == "sent" else "queued"
+        click.echo(f"  {verb}: {r.path}")
+
+
+outbox_option = click.option("--outbox", "outbox_only", is_flag=True,
+                             help="Write the mails as .eml files to the game's outbox instead of sending them.")
+
+
+class _progress:
+    """A progress bar on a terminal; silent when output goes to a file or a pipe."""
+
+    def __init__(self, label: str) -> None:
+        self.label = label
+        self.bar: Any = None
+        self.done = 0
+
+    def __enter__(self) -> Any:
+        def tick(i: int, n: int) -> None:
+            if not sys.stderr.isatty():
+                return
+            if self.bar is None:
+                self.bar = click.progressbar(length=n, label=self.label, file=sys.stderr)
+                self.bar.__enter__()
+            self.bar.update(i - self.done)
+            self.done = i
+
+        return tick
+
+    def __exit__(self, *exc: object) -> None:
+        if self.bar is not None:
+            self.bar.__exit__(None, None, None)
+
+
+def _ago(then: int, now: int) -> str:
+    import datetime
+
+    dt = max(0, now - then)
+    when = datetime.datetime.fromtimestamp(then, datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")
+    if dt < 3600:
+        rel = f"{dt // 60} min"
+    elif dt < 2 * 86400:
+        rel = f"{dt // 3600} h"
+    else:
+        rel = f"{dt // 86400} days"
+    return f"{when} ({rel} ago)"
+
+
+def _report(e: PbemError) -> None:
+    if isinstance(e, OrderErrors) and len(e.errors) > 1:
+        click.echo(f"pbem: error: {len(e.errors)} problems in the orders", err=True)
+        for sub in e.errors:
+            click.echo(f"pbem: error: {sub}", err=True)
+    else:
+        click.echo(f"pbem: error: {e}", err=True)
+    click.echo(f"pbem: hint: {e.hint}", err=True)
+
+
+def main(argv: list[str] | None = None) -> None:
+    try:
+        cli.main(args=argv, prog_name="pbem")
+    except Exception as e:
+        if os.environ.get("PBEM_DEBUG"):
+            raise
+        click.echo(f"pbem: error: internal error: {type(e).__name__}: {e}", err=True)
+        click.echo("pbem: hint: this is a bug in pbem; rerun with PBEM_DEBUG=1 and report the traceback", err=True)
+        sys.exit(70)
