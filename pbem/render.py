@@ -145,12 +145,23 @@ def map_svg(picture: dict[str, Any] | None) -> str:
     return environment().get_template("map.svg.j2").render(m=layout(picture))
 
 
-def svg_to_png(svg: str, scale: float = 1.5) -> bytes:
-    """Rasterize for mail clients that block SVG (cairosvg: see README, Dependencies)."""
+def svg_to_png(svg: str, scale: float = 1.25, colors: int = 96) -> bytes:
+    """Rasterize for mail clients that block SVG (cairosvg: see README, Dependencies).
+
+    The map has few distinct colours, so a palette PNG (Pillow, which cairosvg
+    itself depends on) is a fraction of the size of a true-colour one: mail
+    size matters to players on slow or capped connections.
+    """
+    import io
+
     import cairosvg
+    from PIL import Image
 
     png: bytes = cairosvg.svg2png(bytestring=svg.encode("utf-8"), scale=scale)
-    return png
+    img = Image.open(io.BytesIO(png)).convert("RGB")
+    out = io.BytesIO()
+    img.quantize(colors=colors, method=Image.Quantize.MEDIANCUT).save(out, format="PNG", optimize=True)
+    return out.getvalue()
 
 
 def data_uri_png(png: bytes) -> str:
