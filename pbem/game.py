@@ -27,6 +27,8 @@ from pbem.engine import (
 from pbem.errors import (
     BrokenChain,
     Equivocation,
+    OrderError,
+    OrderErrors,
     NotAddressedToYou,
     NotFound,
     OutOfOrder,
@@ -385,7 +387,18 @@ def check_orders(session: Session, store: GameStore, orders_text: str) -> list[A
     _, seat = my_move(d)
     ctx = EngineContext(d.params, clone(d.est), seat, d.seq + 1, author_mode=True, tree=d.tree(),
                         secrets=clone(d.secrets), rng=session.rng)
-    return d.rules.check_orders(orders_text, seat, clone(d.public), clone(d.private), ctx)
+    errs = d.rules.check_orders(orders_text, seat, clone(d.public), clone(d.private), ctx)
+    if errs:
+        return errs
+    # The rules module's check may be partial (the default only parses): the
+    # real thing, made and thrown away, is what `play` will meet.
+    try:
+        produce_turn(session, store, d, orders_text)
+    except OrderErrors as e:
+        return list(e.errors)
+    except OrderError as e:
+        return [e]
+    return []
 
 
 def outbox_name(f: SignedFile) -> str:

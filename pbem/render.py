@@ -40,10 +40,16 @@ SQ3 = math.sqrt(3)
 
 
 def templates_dir() -> Path:
+    """PBEM_TEMPLATES, else the checkout's templates/, else the installed copy (share/pbem/templates)."""
+    import sys
+
     env = os.environ.get("PBEM_TEMPLATES")
     if env:
         return Path(env)
-    return Path(__file__).resolve().parent.parent / "templates"
+    repo = Path(__file__).resolve().parent.parent / "templates"
+    if repo.is_dir():
+        return repo
+    return Path(sys.prefix) / "share" / "pbem" / "templates"
 
 
 def _autoescape(name: str | None) -> bool:

@@ -229,3 +229,14 @@ def test_history_and_show(two: tuple[Home, Home, str], tmp_path: Path) -> None:
     red("show", gid, "--html", "-o", str(page))
     assert "private view" in page.read_text()
     assert "waiting for" in red("show", gid).output.lower()
+
+
+def test_interactive_orders_prompt(two: tuple[Home, Home, str], tmp_path: Path) -> None:
+    red, blue, gid = two
+    out = tmp_path / "typed.txt"
+    r = red.runner.invoke(cli, ["--home", str(red.dir), "orders", "prompt", gid, "-o", str(out), "--play"],
+                          env={"PBEM_PASSPHRASE": "pass-red"}, input="open\nroll\nseal 2\n\n")
+    assert r.exit_code == 0, r.output
+    assert "refused" in r.output and "[Duel 3]" in r.output  # 'open' with nothing sealed
+    assert out.read_text() == "roll\nseal 2\n"
+    assert "turn file 1 written" in r.output

@@ -171,6 +171,48 @@ def orders_template(c: Ctx, game_ref: str) -> None:
     click.echo(d.rules.order_template(d.public, d.private, d.my_seat or ""), nl=False)
 
 
+@orders.command("prompt")
+@click.argument("game_ref", metavar="GAME")
+@click.option("-o", "--output", type=click.Path(dir_okay=False), default="orders.txt", show_default=True)
+@click.option("--play", "then_play", is_flag=True, help="Play the orders as soon as they are complete.")
+@outbox_option
+@pass_ctx
+def orders_prompt(c: Ctx, game_ref: str, output: str, then_play: bool, outbox_only: bool) -> None:
+    """Write your orders one line at a time, each checked against the rules as you type it.
+
+    A refused line is shown with its rule and dropped; an empty line (or 'done') ends.
+    """
+    gs = store.find_game(c.home, game_ref)
+    s = c.session()
+    d = game.load(s, gs)
+    click.echo(d.rules.order_template(d.public, d.private, d.my_seat or ""), nl=False)
+    lines: list[str] = []
+    while True:
+        line = click.prompt("order", default="", show_default=False).strip()
+        if line in ("", "done"):
+            break
+        errs = game.check_orders(s, gs, "\n".join([*lines, line]) + "\n")
+        if errs:
+            for e in errs:
+                click.echo(f"  refused: {e}", err=True)
+            click.echo(f"  hint: {errs[0].hint}", err=True)
+            continue
+        lines.append(line)
+        click.echo("  ok")
+    if not lines:
+        raise InvalidInput("no orders given", hint="type one order a line; an empty line ends")
+    from pbem.fsutil import atomic_write
+
+    atomic_write(Path(output), ("\n".join(lines) + "\n").encode("utf-8"))
+    click.echo(f"orders written: {output}")
+    if then_play:
+        f, d = game.play(s, gs, "\n".join(lines) + "\n")
+        click.echo(f"turn file {f.seq} written: {gs.outbox / game.outbox_name(f)}")
+        _send(c, gs, d, f, outbox_only)
+    else:
+        click.echo(f"play them with: pbem play {gs.root.name[:12]} --orders {output}")
+
+
 @cli.command()
 @click.argument("game_ref", metavar="GAME")
 @click.option("--html", "as_html", is_flag=True, help="Write an HTML page (with the map) instead of text.")
