@@ -27,10 +27,10 @@ from pbem.engine import (
 from pbem.errors import (
     BrokenChain,
     Equivocation,
-    OrderError,
-    OrderErrors,
     NotAddressedToYou,
     NotFound,
+    OrderError,
+    OrderErrors,
     OutOfOrder,
     PbemError,
     Replayed,
