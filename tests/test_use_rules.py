@@ -281,3 +281,17 @@ def test_turn_one_arrival_starts_on_the_map() -> None:
                                                              late)))
     assert pub["units"]["UK-1AD"]["hex"] == "0708" and pub["units"]["UK-1AD"]["box"] is None
     assert pub["units"]["UK-LATE"]["box"] == "turn" and pub["units"]["UK-LATE"]["arrive"] == 3
+
+
+def test_parse_naval_transport_escort_and_strike_aim() -> None:
+    """USE 6.4.4, 6.4.2, 6.2.4: the new order options parse and survive the wire."""
+    public, _ = prestate("unit FRA-CVY FRA convoy 0808", "unit FRA-ATL FRA surface 0808")
+    parsed = RULES.parse_orders("move FRA-CVY CH 0909 carry FRA-1I escort FRA-ATL", "western", public, None)
+    o = RULES.orders_from_wire(RULES.public_orders(parsed), None)["orders"][0]
+    assert (o["path"], o["carry"], o["escort"]) == (["CH", "0909"], "FRA-1I", ["FRA-ATL"])
+    parsed = RULES.parse_orders("air-strike GER-1F 0808 at FRA-CVY no-commit", "axis", public, None)
+    assert RULES.public_orders(parsed)["orders"][0]["at"] == "FRA-CVY"
+    parsed = RULES.parse_orders("standing pro-marker spa ita", "axis", public, None)
+    assert RULES.public_orders(parsed)["orders"][0]["value"] == ["SPA", "ITA"]
+    with pytest.raises(InvalidOrder):
+        RULES.parse_orders("move FRA-CVY CH 0909 carry", "western", public, None)

@@ -99,15 +99,17 @@ def activate(state: State, b: Board, order: Order, unit: Unit, events: Events) -
     return dict(state["activation"])
 
 
-def do_move(state: State, b: Board, order: Order, faction: str, events: Events) -> None:
+def do_move(state: State, b: Board, order: Order, faction: str, events: Events, ctx: Any = None) -> None:
     unit = own_unit(state, order, order["unit"], faction, b)
     if is_air(unit):
         illegal(order, "air units move with 'rebase' (USE 6.2.1)", "6.2.1")
     if is_naval(unit):
         from .naval import naval_move
 
-        naval_move(state, b, order, unit, events)
+        naval_move(state, b, order, unit, events, ctx)
         return
+    if order.get("carry") or order.get("escort"):
+        illegal(order, "only a naval unit carries or is escorted ('carry', 'escort')", "6.4.4")
     activate(state, b, order, unit, events)
     was_fort = unit["fort"]
     move_ground(state, b, order, unit, order["path"], events)
@@ -244,16 +246,28 @@ def declare_air_strike(state: State, b: Board, order: Order, faction: str, ctx: 
     if not victims:
         illegal(order, f"no enemy air or naval unit at {target}", "6.2.2")
     d = sorted(victims, key=lambda u: (u["kind"] != "fighter", u["id"]))[0]
+    escorts: list[str] = []
+    if order.get("at"):
+        # USE 6.2.4 / 6.4.2 / 5.2: a naval unit attacked is escorted by the friendly fighters
+        # (and, for a convoy, warships) stacked with it; the strike fights them first.
+        aim = state["units"].get(order["at"])
+        if aim is None or aim not in victims or not is_naval(aim):
+            illegal(order, f"{order['at']} is not an enemy naval unit at {target}", "6.2.2")
+        escorts = [u["id"] for u in sorted(victims, key=lambda u: (u["kind"] != "fighter", u["id"]))
+                   if u["id"] != aim["id"] and u["sorties"] < 6
+                   and (u["kind"] == "fighter" or (aim["kind"] == "convoy" and u["kind"] in ("carrier", "surface")))]
+        d = aim
     ban = politics.may_attack(state, faction, faction_of(state, d) or "")
     if ban:
         illegal(order, ban[1], ban[0])
     end_activation(state, events)
     _open_combat(state, b, order, faction, ctx, events, kind="air-strike", target=target, defender=d,
-                 attackers=[unit["id"]])
+                 attackers=[unit["id"]], extra={"escorts": escorts} if escorts else None)
 
 
 def _open_combat(state: State, b: Board, order: Order, faction: str, ctx: Any, events: Events, *,
-                 kind: str, target: str, defender: Unit, attackers: list[str]) -> None:
+                 kind: str, target: str, defender: Unit, attackers: list[str],
+                 extra: dict[str, Any] | None = None) -> None:
     d_f = faction_of(state, defender)
     assert d_f is not None
     # DECISION (5.1 step 2): the declaration of the one air unit is sealed together with the
@@ -277,7 +291,7 @@ def _open_combat(state: State, b: Board, order: Order, faction: str, ctx: Any, e
     c = {"id": cid, "kind": kind, "attacker": faction, "defender": d_f, "target": target,
          "defender_unit": defender["id"], "attackers": attackers, "ref": ref,
          "status": "await-defender", "def_commit": None, "def_air": None, "retreat": None,
-         "advance": order.get("advance", True), "advancer": order.get("advancer")}
+         "advance": order.get("advance", True), "advancer": order.get("advancer"), **(extra or {})}
     state["combats"].append(c)
     events.append({"kind": "attack", "combat": cid, "mode": kind, "target": target,
                    "attackers": attackers, "defender": defender["id"]})

@@ -191,6 +191,10 @@ def _statement(s: State, words: list[str]) -> None:
             c["can_dow"] = kv["dow"] != "no"
         if "pro" in kv:
             c["pro"] = kv["pro"]
+        if "capital" in kv:  # dormant country: capital and map area it is created from (16.0)
+            c["capital"] = kv["capital"]
+        if "area" in kv:
+            c["area"] = kv["area"]
         s["countries"][code] = c
     elif head == "unit":
         uid, country, kind = pos[0], pos[1], pos[2]
@@ -244,7 +248,7 @@ def _statement(s: State, words: list[str]) -> None:
             st["will_commit"] = pos[2]
         elif pos[1] == "retreat-toward":
             st["retreat_toward"] = pos[2]
-        elif pos[1] in ("home-defense", "intercept"):
+        elif pos[1] in ("home-defense", "intercept", "pro-marker"):
             st[pos[1].replace("-", "_")] = [] if pos[2:] == ["none"] else pos[2:]
         else:
             st["skip"] = sorted(pos[2:])
@@ -383,6 +387,17 @@ def _check(s: State, w: list[str]) -> str | None:
         return None if str(have) == w[3] else f"is {have}"
     if head == "activation-fort":
         have = s["activation_forts"].get(w[1]) or "none"
+        return None if have == w[2] else f"is {have}"
+    if head == "hex-country":  # hex-country HEX CODE: the country a hex belongs to now (2.2, 16.0)
+        from .geo import board
+
+        have = board(s).country.get(w[1]) or "none"
+        return None if have == w[2] else f"is {have}"
+    if head == "cup":  # cup MARKER N: copies of a marker in the Diplomacy Cup (13.2.2)
+        have = s.get("diplomacy_cup", []).count(w[1])
+        return None if have == int(w[2]) else f"has {have}"
+    if head == "pro":  # pro CODE FACTION|none: the Pro-[Faction] marker of a country (15.19)
+        have = s["countries"][w[1]].get("pro") or "none"
         return None if have == w[2] else f"is {have}"
     if head == "no-assault":
         return None if w[1] not in s["assaults"] else f"is {s['assaults'][w[1]]}"

@@ -173,11 +173,23 @@ def resolve_air_strike(state: State, b: Board, c: dict[str, Any], att_commit: bo
     if dfn["box"] is not None or att["box"] is not None:
         events.append({"kind": "combat-void", "target": c["target"]})
         return
-    winner = air_duel(state, b, att, dfn, c["target"], roll, events)
     margin = authored()["air_combat"]["eliminate_margin"]
-    last = events[-1]
-    if winner == "att" and last["att_final"] - last["def_final"] >= margin:
-        eliminate(state, dfn, events, cause="combat", b=b)
+    # USE 5.2 / 6.2.4: escorts are attacked first; if one is not beaten, or the attacker
+    # reaches 6 Sorties, the strike stops there. DECISION: every unit the strike fights is
+    # attacked by it (the elimination margin applies to each); the last combat decides Will Commit.
+    winner = "att"
+    for eid in [*c.get("escorts", []), dfn["id"]]:
+        foe = state["units"][eid]
+        if foe["box"] is not None or foe["hex"] != c["target"]:
+            continue
+        if eid == dfn["id"] or foe["sorties"] < 6:
+            winner = air_duel(state, b, att, foe, c["target"], roll, events)
+            last = events[-1]
+            if winner == "att" and last["att_final"] - last["def_final"] >= margin:
+                eliminate(state, foe, events, cause="combat", b=b)
+            if eid != dfn["id"] and (winner != "att" or att["sorties"] >= 6):
+                events.append({"kind": "escort-held", "escort": eid, "target": dfn["id"]})
+                break
     _will_commit_effect(state, b, c, att_commit, {"att": "attacker", "def": "defender"}.get(winner, "none"),
                         att["country"], dfn["country"], events)
 

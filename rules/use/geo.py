@@ -12,6 +12,7 @@ The terrain chart and weather table belong to the scenario loader
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import itertools
 import json
@@ -282,8 +283,30 @@ def _board_cached(key: str) -> Board:
 
 
 def board(state: dict[str, Any]) -> Board:
-    """The board of a game state (``state['map']`` names a scenario or holds a blank spec)."""
-    return _board_cached(json.dumps(state["map"], sort_keys=True))
+    """The board of a game state (``state['map']`` names a scenario or holds a blank spec),
+    with the areas that changed country (``state['areas']``: ceded Disputed Areas 2.2, created
+    countries such as Vichy 16.0) given to their new country."""
+    key = json.dumps(state["map"], sort_keys=True)
+    areas = state.get("areas")
+    if not areas:
+        return _board_cached(key)
+    return _board_areas(key, json.dumps(areas, sort_keys=True))
+
+
+@functools.cache
+def _board_areas(key: str, areas_key: str) -> Board:
+    base = _board_cached(key)
+    areas: dict[str, dict[str, Any]] = json.loads(areas_key)
+    b = dataclasses.replace(base, country=dict(base.country), cities=dict(base.cities))
+    for h, a in base.area.items():
+        if a in areas:
+            code = areas[a]["country"]
+            b.country[h] = code
+            c = base.cities.get(h)
+            if c is not None:
+                cap = areas[a].get("capital")
+                b.cities[h] = CityData(c.name, code, c.name == cap if cap else False, c.port, c.factories)
+    return b
 
 
 @functools.cache

@@ -14,7 +14,8 @@ from .state import State, clone
 
 Order = dict[str, Any]
 Events = list[dict[str, Any]]
-VERSION = "0.3"  # 0.3: collapse fights on, West Invaded effects, land Map Boxes, arrivals, naval moves
+VERSION = "0.4"  # 0.4: naval interception/escort/transport, escorted air strikes, conquest effects, Vichy
+# 0.3: collapse fights on, West Invaded effects, land Map Boxes, arrivals, naval moves
 # 0.2: Home Defense, sea supply lines, interception, Bombing Run, 7.5.2
 
 
@@ -247,6 +248,7 @@ def run_file(s: State, seat: str, parsed: list[Order], ctx: Any, events: Events,
     actions.resolve_ready(s, b, seat, ctx, events)
     resolving = False
     for o in parsed:
+        b = geo.board(s)  # an order may cede an area or create a country (13.2.2, 16.0)
         if errors is None:
             resolving = run_order(s, b, seat, o, ctx, events, resolving)
             continue
@@ -297,7 +299,7 @@ def run_order(s: State, b: geo.Board, seat: str, o: Order, ctx: Any, events: Eve
 
         strategic_move(s, b, o, actions.own_unit(s, o, o["unit"], seat), o["path"], events)
     elif verb == "move":
-        actions.do_move(s, b, o, seat, events)
+        actions.do_move(s, b, o, seat, events, ctx)
     elif verb == "attack":
         o = dict(o, unit=_unit_at(s, o, o.get("unit")))
         actions.declare_mobile(s, b, o, seat, ctx, events)
@@ -386,7 +388,7 @@ def set_standing(s: State, seat: str, o: Order, events: Events) -> None:
         st["will_commit"] = None if o["value"] == "ask" else o["value"]
     elif o["what"] == "retreat-toward":
         st["retreat_toward"] = o["value"]
-    elif o["what"] in ("home-defense", "intercept"):
+    elif o["what"] in ("home-defense", "intercept", "pro-marker"):
         st[o["what"].replace("-", "_")] = list(o["value"])
     else:
         st["skip"] = sorted(set(o["value"]))

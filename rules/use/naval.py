@@ -1,9 +1,11 @@
-"""Naval movement (USE 4.2.4) as a Naval Rebase action (6.4.1).
+"""Naval movement (USE 4.2.4) as a Naval Rebase (6.4.1) or Naval Transport (6.4.4) action.
 
-Order: ``move UNIT [ZONE|BOX ...] PORT|BOX``: the Sea Zones and sea Map Boxes the unit passes,
-in order, then where it ends: a friendly port hex or a friendly sea Map Box. Each Sea Zone or
-Map Box is a single location (4.2.4); the unit's starting location is its port's Sea Zone(s) or
-its Map Box.
+Order: ``move UNIT [ZONE|BOX ...] PORT|BOX [carry UNIT] [escort WARSHIP...]``: the Sea Zones
+and sea Map Boxes the unit passes, in order, then where it ends: a friendly port hex or a
+friendly sea Map Box. Each Sea Zone or Map Box is a single location (4.2.4); the unit's
+starting location is its port's Sea Zone(s) or its Map Box. A convoy may carry one friendly
+ground or air unit stacked with it (6.4.4) and take warships stacked with it along (6.4.2).
+The move may be intercepted (6.2.5, 6.4.3: ``navalint.py``).
 """
 
 from __future__ import annotations
@@ -12,7 +14,18 @@ from typing import Any
 
 from .errs import illegal
 from .geo import Board, terrain_chart
-from .state import State, Unit, add_sorties, enemies, faction_of, mp_allowance, stack_class, units_at
+from .politics import entry_ban
+from .state import (
+    State,
+    Unit,
+    add_sorties,
+    enemies,
+    faction_of,
+    is_naval,
+    mp_allowance,
+    stack_class,
+    units_at,
+)
 
 Order = dict[str, Any]
 Events = list[dict[str, Any]]
@@ -36,26 +49,32 @@ def box_ban(faction: str, box: str) -> str | None:
     return None
 
 
-def naval_move(state: State, b: Board, order: Order, unit: Unit, events: Events) -> None:
-    """USE 4.2.4 / 6.4.1 Naval Rebase: move through adjacent Sea Zones / Map Boxes and end in a
-    friendly port (or a friendly sea Map Box); 1 Sortie.
+def naval_move(state: State, b: Board, order: Order, unit: Unit, events: Events, ctx: Any = None) -> None:
+    """USE 4.2.4 / 6.4.1 Naval Rebase / 6.4.4 Naval Transport: move through adjacent Sea Zones /
+    Map Boxes and end in a friendly port (or a friendly sea Map Box); 1 Sortie unless the unit
+    fought air/naval combat on the way (4.2.4).
     DECISIONS: the starting location costs nothing, every further location entered costs
     ``sea_zone_mp`` or ``map_box_mp`` (terrain.toml, authored) out of the 10 MP of a naval unit
     (5 in Low or No Supply); a move may also end in a friendly sea Map Box (naval units start in
-    one, 1.3.5); Naval Rebase ends the unit's activation. Not modelled: Strait costs and
+    one, 1.3.5); the move ends the unit's activation. Not modelled: Strait costs and
     restrictions (the map does not say which zone borders are Straits), Canals (none on the
-    France 1940 map) and the interception of Naval Rebase (6.2.5, 6.4.3)."""
+    France 1940 map)."""
     from .actions import activate, end_activation
+    from .navalint import intercept_move
 
     faction = faction_of(state, unit)
     assert faction is not None
     path = list(order["path"])
     dest = path[-1]
     via = path[:-1]
+    cargo = _cargo(state, b, order, unit, faction)
+    escorts = _escorts(state, order, unit, faction)
     activate(state, b, order, unit, events)
     chart = terrain_chart()
     mp = mp_allowance(unit)
-    here = start_locations(b, unit)
+    start = start_locations(b, unit)
+    here = start
+    route: list[str] = []
     spent = 0
     for loc in via:
         if loc not in b.zone_adj:
@@ -64,14 +83,21 @@ def naval_move(state: State, b: Board, order: Order, unit: Unit, events: Events)
             illegal(order, f"{loc} is not adjacent to {'/'.join(sorted(here))}", "4.2.4",
                     "name every Sea Zone or Map Box passed, in order")
         if loc in here:
+            route.append(loc)
+            here = frozenset({loc})
             continue
         spent += _enter(order, b, faction, loc, chart)
         here = frozenset({loc})
+        route.append(loc)
     if dest in b.sea_boxes:
+        if cargo is not None:
+            illegal(order, f"{unit['id']} carries {cargo['id']}: Naval Transport ends in a friendly port",
+                    "6.4.4")
         if dest not in here and not any(dest in b.zone_adj.get(h, frozenset()) for h in here):
             illegal(order, f"Map Box {dest} is not adjacent to {'/'.join(sorted(here))}", "4.2.4")
         if dest not in here:
             spent += _enter(order, b, faction, dest, chart)
+            route.append(dest)
         if b.sea_boxes[dest] != faction:
             illegal(order, f"Map Box {dest} is not friendly to you", "4.2.4")
         final_hex, final_box = None, dest
@@ -87,19 +113,92 @@ def naval_move(state: State, b: Board, order: Order, unit: Unit, events: Events)
                 illegal(order, f"port {dest} is not in or next to {'/'.join(sorted(here))}", "4.2.4",
                         "name the Sea Zones passed before the port")
             spent += _enter(order, b, faction, nxt[0], chart)
-        for o in units_at(state, dest):
-            if enemies(faction_of(state, o), faction):
-                illegal(order, f"{dest} holds enemy unit {o['id']}", "4.2.4")
-            if o["id"] != unit["id"] and stack_class(o["kind"]) == stack_class(unit["kind"]):
-                illegal(order, f"{dest} already holds {o['id']}", "3.3")
+            route.append(nxt[0])
+        elif not route:
+            route.append(sorted(zones & here)[0])
+        for mover in (unit, *escorts, *([cargo] if cargo else [])):
+            for o in units_at(state, dest):
+                if enemies(faction_of(state, o), faction):
+                    illegal(order, f"{dest} holds enemy unit {o['id']}", "4.2.4")
+                if o["id"] != mover["id"] and stack_class(o["kind"]) == stack_class(mover["kind"]):
+                    illegal(order, f"{dest} already holds {o['id']}", "3.3")
+        if cargo is not None:
+            ban = entry_ban(state, b, cargo, dest, "move")
+            if ban:
+                illegal(order, ban[1], ban[0])
         final_hex, final_box = dest, None
     if spent > mp:
         illegal(order, f"{unit['id']} needs {spent} MP for that move but has {mp}", "4.2.4")
+    if route and route[0] not in start:
+        # the starting Sea Zone the unit leaves by (the first one next to where it goes)
+        first = sorted(z for z in start if route[0] in b.zone_adj.get(z, frozenset()))
+        route.insert(0, (first or sorted(start))[0])
     src = unit["hex"] or unit["box"]
-    unit.update(hex=final_hex, box=final_box)
-    add_sorties(unit, 1)  # 4.2.4 / 6.4.1: no air/naval combat is fought on the way (no interception)
-    events.append({"kind": "naval-move", "unit": unit["id"], "from": src, "to": dest, "via": via, "mp": spent})
+    what = "naval transport" if cargo is not None else "naval rebase"
+    fought, blocked = intercept_move(state, b, unit, escorts, route, what, ctx, events)
+    if blocked is not None:
+        # DECISION (6.2.5 "to interdict"): an interdicted move is turned back: the convoy, what
+        # it carries and its escorts stay where they started; the action is spent.
+        events.append({"kind": "naval-move-interdicted", "unit": unit["id"], "zone": blocked, "at": src})
+        end_activation(state, events)
+        return
+    for mover in (unit, *escorts):
+        mover.update(hex=final_hex, box=final_box)
+        if mover["id"] not in fought:
+            add_sorties(mover, 1)  # 4.2.4: +1 Sortie unless it fought air/naval combat on the way
+    events.append({"kind": "naval-move", "unit": unit["id"], "from": src, "to": dest, "via": via, "mp": spent,
+                   "escorts": [e["id"] for e in escorts]})
+    if cargo is not None:
+        cargo.update(hex=final_hex, box=final_box, fort=False)
+        events.append({"kind": "naval-transport", "unit": cargo["id"], "by": unit["id"], "from": src, "to": dest})
     end_activation(state, events)
+
+
+def _cargo(state: State, b: Board, order: Order, unit: Unit, faction: str) -> Unit | None:
+    """USE 6.4.4: a convoy transports one friendly ground or air unit stacked with it.
+    DECISIONS: the carried unit is not activated (it pays no PP) but, like an activated unit,
+    may not have 6 Sorties, a Strategic Move marker (4.1.4) or have been repatriated (10.4);
+    it may be activated later in the phase; it leaves any fort it occupied."""
+    uid = order.get("carry")
+    if uid is None:
+        return None
+    if unit["kind"] != "convoy":
+        illegal(order, f"{unit['id']} is not a convoy: only convoys transport units", "6.4.4")
+    u: Unit | None = state["units"].get(uid)
+    if u is None or faction_of(state, u) != faction:
+        illegal(order, f"{uid} is not a unit of yours", "6.4.4")
+    if is_naval(u):
+        illegal(order, f"{uid} is a naval unit: a convoy carries a ground or air unit", "6.4.4")
+    if unit["box"] is not None or u["box"] is not None or u["hex"] != unit["hex"]:
+        illegal(order, f"{uid} is not stacked with {unit['id']}", "6.4.4",
+                "the carried unit must be in the convoy's port")
+    if u["sm"]:
+        illegal(order, f"{uid} is marked with Strategic Move", "4.1.4")
+    if u["sorties"] >= 6:
+        illegal(order, f"{uid} has 6 Sorties", "1.5")
+    if u.get("repatriated"):
+        illegal(order, f"{uid} was repatriated this turn", "10.4")
+    if any(uid in a["units"] for a in state["assaults"].values()):
+        illegal(order, f"{uid} designated an Assault, which ended its movement", "5.3.3")
+    return u
+
+
+def _escorts(state: State, order: Order, unit: Unit, faction: str) -> list[Unit]:
+    """USE 6.4.2: warships stacked with a convoy move with it to protect it."""
+    out: list[Unit] = []
+    for uid in order.get("escort") or []:
+        if unit["kind"] != "convoy":
+            illegal(order, f"{unit['id']} is not a convoy: warships escort convoys", "6.4.2")
+        u = state["units"].get(uid)
+        if u is None or faction_of(state, u) != faction or u["kind"] not in ("carrier", "surface"):
+            illegal(order, f"{uid} is not a warship of yours", "6.4.2")
+        if u["hex"] != unit["hex"] or u["box"] != unit["box"]:
+            illegal(order, f"{uid} is not stacked with {unit['id']}", "6.4.2")
+        if u["sorties"] >= 6 or u["sm"]:
+            illegal(order, f"{uid} has 6 Sorties or a Strategic Move marker and cannot escort", "6.4.2")
+        if u not in out:
+            out.append(u)
+    return out
 
 
 def _enter(order: Order, b: Board, faction: str, loc: str, chart: Any) -> int:

@@ -172,10 +172,23 @@ def parse_line(no: int, text: str, public: dict[str, Any]) -> Order | None:
     elif verb in ("strategic-move", "move"):
         o["unit"] = ln.unit()
         o["path"] = []
-        while ln.more():
+        while ln.more() and (ln.peek() or "").lower() not in ("carry", "escort"):
             o["path"].append(ln.loc())
         if not o["path"]:
             raise ln.err("a move needs at least one hex", None)
+        if verb == "move":
+            # USE 6.4.4 / 6.4.2: move CONVOY ... PORT [carry UNIT] [escort WARSHIP...]
+            while ln.more():
+                col, w = ln.take("carry or escort")
+                if w.lower() == "carry" and "carry" not in o:
+                    o["carry"] = ln.unit()
+                elif w.lower() == "escort" and "escort" not in o:
+                    o["escort"] = [ln.unit()]
+                    while ln.more() and (ln.peek() or "").lower() != "carry":
+                        o["escort"].append(ln.unit())
+                else:
+                    raise ln.err(f"unexpected {w!r}", col, "write: move CONVOY [ZONE...] PORT [carry UNIT] "
+                                 "[escort WARSHIP...]")
     elif verb == "attack":
         o["target"] = ln.hex()
         o["mode"] = "mobile"
@@ -224,9 +237,12 @@ def parse_line(no: int, text: str, public: dict[str, Any]) -> Order | None:
         o["commit"] = False
         o["air"] = None
         while ln.more():
-            if not _commit_word(ln, o):
+            if ln.peek() == "at" and "at" not in o:
+                ln.take("")
+                o["at"] = ln.unit()  # USE 6.2.4 / 5.2: the naval unit aimed at, past its escorts
+            elif not _commit_word(ln, o):
                 col, w = ln.take("")
-                raise ln.err(f"unknown option {w!r}", col, "options: will-commit, no-commit")
+                raise ln.err(f"unknown option {w!r}", col, "options: at UNIT, will-commit, no-commit")
     elif verb in ("fort", "replace", "disband"):
         o["unit"] = ln.unit()
     elif verb == "end":
@@ -245,9 +261,19 @@ def parse_line(no: int, text: str, public: dict[str, Any]) -> Order | None:
             raise ln.err(f"{n!r} is not a positive number", col)
         o["pp"] = int(n)
     elif verb == "standing":
-        what = ln.word(("will-commit", "retreat-toward", "skip", "home-defense", "intercept"),
+        what = ln.word(("will-commit", "retreat-toward", "skip", "home-defense", "intercept", "pro-marker"),
                        "a standing order")
         o["what"] = what
+        if what == "pro-marker":
+            # pro-marker CODE...|none: where a conquest places a Pro-Faction marker (13.2.2)
+            codes: list[str] = []
+            while ln.more():
+                codes.append(ln.take("a country code")[1].upper())
+            if not codes:
+                raise ln.err("name country codes, or 'none'", None)
+            o["value"] = [] if "NONE" in codes else codes
+            ln.done()
+            return o
         if what == "will-commit":
             o["value"] = ln.word(("yes", "no", "ask"), "yes, no or ask")
         elif what == "retreat-toward":

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import sys
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -194,6 +195,13 @@ class Scenario:
 
 # --- locating and hashing -----------------------------------------------------------------
 REPO_ROOT = Path(__file__).resolve().parent.parent.parent  # the parent of rules/
+# A non-editable install carries the scenarios under <prefix>/share/pbem (setup.cfg data_files).
+INSTALLED = Path(sys.prefix) / "share" / "pbem" / "scenarios" / "use"
+
+
+def _default_root() -> Path:
+    repo = REPO_ROOT / "scenarios" / "use"
+    return repo if repo.is_dir() else INSTALLED
 
 
 def scenario_dir(name_or_path: str | Path) -> Path:
@@ -212,7 +220,7 @@ def scenario_dir(name_or_path: str | Path) -> Path:
     if os.environ.get("PBEM_SCENARIOS"):
         env = Path(os.environ["PBEM_SCENARIOS"])
         roots += [env / "use", env]
-    roots.append(REPO_ROOT / "scenarios" / "use")
+    roots.append(_default_root())
     for root in roots:
         if (root / text / "scenario.txt").is_file():
             return root / text
@@ -221,7 +229,7 @@ def scenario_dir(name_or_path: str | Path) -> Path:
 
 
 def list_scenarios() -> tuple[str, ...]:
-    root = REPO_ROOT / "scenarios" / "use"
+    root = _default_root()
     env = os.environ.get("PBEM_SCENARIOS")
     roots = [Path(env) / "use", Path(env), root] if env else [root]
     return tuple(sorted({p.parent.name for r in roots if r.is_dir() for p in r.glob("*/scenario.txt")}))

@@ -160,9 +160,22 @@ def sea_weather(state: State, b: Board, zone: str) -> str:
     return max(counts, key=lambda w: (counts[w], -order.index(w)))
 
 
+def stack_escorts(state: State, carrier: Unit) -> list[Unit]:
+    """Escorts of a sea supply line: friendly fighters (6.2.4) and warships (6.4.2) under 6
+    Sorties stacked with the carrier, fighters first."""
+    faction = faction_of(state, carrier)
+    out = [u for u in units_at(state, carrier["hex"])
+           if u["id"] != carrier["id"] and faction_of(state, u) == faction and u["sorties"] < 6
+           and (u["kind"] == "fighter" or u["kind"] in WARSHIPS)]
+    return sorted(out, key=lambda u: (u["kind"] != "fighter", u["id"]))
+
+
 def intercept(state: State, b: Board, carrier: Unit, path: list[str], used: set[str], ctx: Any,
-              events: Events) -> bool:
-    """Run the interceptions of a naval trace; True when the line is interdicted."""
+              events: Events, what: str = "sea supply line",
+              escorts_in: Any = None) -> str | None:
+    """Run the interceptions of a naval trace or move along ``path``; the Sea Zone where it
+    is interdicted, or None. ``escorts_in(zone)``: the escorts fought first in that zone
+    (default: every fighter and warship stacked with the carrier, as for sea supply lines)."""
     faction = faction_of(state, carrier) or ""
     roll = Roller(ctx)
     for zone in path:
@@ -176,12 +189,10 @@ def intercept(state: State, b: Board, carrier: Unit, path: list[str], used: set[
             used.add(att["id"])
             weather = sea_weather(state, b, zone)
             events.append({"kind": "interception", "unit": att["id"], "target": carrier["id"], "zone": zone,
-                           "what": "sea supply line"})
-            escorts = [u for u in units_at(state, carrier["hex"])
-                       if u["id"] != carrier["id"] and faction_of(state, u) == faction and u["sorties"] < 6
-                       and (u["kind"] == "fighter" or u["kind"] in WARSHIPS)]
+                           "what": what})
+            escorts = stack_escorts(state, carrier) if escorts_in is None else escorts_in(zone)
             beaten_all = True
-            for esc in sorted(escorts, key=lambda u: (u["kind"] != "fighter", u["id"])):
+            for esc in escorts:
                 if air_duel(state, b, att, esc, carrier["hex"], roll, events, weather=weather) != "att":
                     beaten_all = False
                     break
@@ -192,5 +203,5 @@ def intercept(state: State, b: Board, carrier: Unit, path: list[str], used: set[
                 continue
             if air_duel(state, b, att, carrier, carrier["hex"], roll, events, weather=weather) == "att":
                 events.append({"kind": "interdicted", "unit": carrier["id"], "zone": zone, "by": att["id"]})
-                return True
-    return False
+                return zone
+    return None

@@ -18,6 +18,9 @@ def state_from_scenario(sc: Any) -> State:
                          major=c.major)
         cd["can_dow"] = bool(c.declare_war)
         cd["pro"] = c.pro.lower() if c.pro else None
+        if status == "dormant":  # USE 16.0: where and with which capital it is created
+            cd["capital"] = c.capital
+            cd["area"] = c.area
         s["countries"][code] = cd
     s["policies"] = sorted(name for name, p in sc.policies.items() if p.in_effect)
     s["fixed_policies"] = sorted(name for name, p in sc.policies.items() if p.in_effect and not p.can_end)

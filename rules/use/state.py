@@ -29,6 +29,10 @@ Layout (all keys always present)::
     flags        conditional-event flags (West Invaded 13.8, ...)
     done_turn    per-turn bookkeeping (improved units, supply reductions, transfers)
     over         None, or the sentence naming the winner
+
+Optional keys (absent until the event happens): ``areas`` {map area: {"country", "capital"}}
+areas that changed country (ceded 2.2, created 16.0; ``geo.board`` applies them), ``ceded``
+ceded Disputed Areas (15.5), ``diplomacy_cup`` markers added to the Diplomacy Cup (13.2.2).
 """
 
 from __future__ import annotations

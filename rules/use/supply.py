@@ -153,8 +153,8 @@ def supply_check(state: State, b: Board, faction: str, events: list[dict[str, An
                     break
                 if r["carrier"] not in traced:
                     carrier = state["units"][r["carrier"]]
-                    traced[r["carrier"]] = ctx is not None and intercept(state, b, carrier, r["path"], used,
-                                                                         ctx, events)
+                    traced[r["carrier"]] = ctx is not None and bool(
+                        intercept(state, b, carrier, r["path"], used, ctx, events))
                 if not traced[r["carrier"]]:
                     got = r["source"]
                     events.append({"kind": "sea-supply", "unit": uid, "carrier": r["carrier"],

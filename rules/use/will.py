@@ -170,7 +170,7 @@ def check_conquest(state: State, b: Board, country: str, events: Events) -> None
     if conquest_due(state, b, country):
         inv = _invader(state, b, country)
         assert inv is not None
-        conquer(state, country, faction_of(state, inv) or "", events)
+        conquer(state, country, faction_of(state, inv) or "", events, b)
 
 
 def check_conquests(state: State, b: Board, events: Events) -> None:
@@ -179,8 +179,9 @@ def check_conquests(state: State, b: Board, events: Events) -> None:
         check_conquest(state, b, code, events)
 
 
-def conquer(state: State, country: str, by: str, events: Events) -> None:
-    """USE 13.2.2: all the conquered country's counters are removed."""
+def conquer(state: State, country: str, by: str, events: Events, b: Board | None = None) -> None:
+    """USE 13.2.2: all the conquered country's counters are removed; then the other effects
+    (conquest.py: Pro-Faction markers, Axis Will and Conditional unit, ceding, Vichy)."""
     c = state["countries"][country]
     c["status"] = "conquered"
     c["conquered_by"] = by
@@ -189,3 +190,7 @@ def conquer(state: State, country: str, by: str, events: Events) -> None:
             u["hex"] = None
             u["box"] = "removed"
     events.append({"kind": "conquered", "country": country, "by": by})
+    if b is not None:
+        from .conquest import effects
+
+        effects(state, b, country, by, events)
