@@ -224,3 +224,30 @@ def test_fixture_login_sanity(server: Dovecot) -> None:
     with pytest.raises(imaplib.IMAP4.error):
         c.login(IMAP_USER, "wrong")
     c.logout()
+
+
+def test_cli_receive_imap_then_status(inbox: Dovecot, tmp_path: Path) -> None:
+    """`pbem receive --imap` then `pbem status`: the player sees that it is their move."""
+    from click.testing import CliRunner
+
+    from pbem.cli import cli
+    from pbem.fsutil import atomic_write
+    from pbem.identity import save_identity
+
+    red, blue, gid = start_duel(tmp_path)
+    save_identity(blue.session.ident, blue.home.identity_file, "pw-blue", work_factor=10)
+    atomic_write(blue.home.card_file, blue.card.to_text().encode())
+    atomic_write(blue.home.config_file, (
+        f'[mail]\nfrom = "{blue.card.email}"\noutbox_only = true\nimap_host = "{HOST}"\n'
+        f'imap_port = {inbox.port}\nimap_security = "none"\nimap_user = "{IMAP_USER}"\n').encode())
+    f1, _ = game.play(red.session, store.game_dir(red.home, gid), "roll\n")
+    inbox.append(to_eml(file_message(f1.raw, sender=red.card.email, recipients=[blue.card.email])))
+    env = {"PBEM_PASSPHRASE": "pw-blue", "PBEM_IMAP_PASSWORD": IMAP_PASSWORD}
+    home = str(blue.home.config.parent)
+    r = CliRunner().invoke(cli, ["--home", home, "receive", "--imap"], env=env)
+    assert r.exit_code == 0, r.output
+    assert "turn 1 from red: added" in r.output
+    r = CliRunner().invoke(cli, ["--home", home, "status"], env=env)
+    assert "YOUR MOVE" in r.output
+    r = CliRunner().invoke(cli, ["--home", home, "receive", "--imap"], env=env)
+    assert "already had it" in r.output
