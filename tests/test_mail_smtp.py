@@ -278,3 +278,38 @@ def test_named_mail_and_separate_sent_folder(tmp_path: Path) -> None:
     assert [(r.status, r.path) for r in results] == [("sent", sent / "g-000001-turn-red.pbem.eml")]
     assert len(srv.deliveries) == 1
     assert sorted(p.name for p in outbox.iterdir()) == [".tmp-abc", "g-000001-turn-red.pbem"]
+
+
+def test_cli_play_when_the_server_is_down_then_resend(tmp_path: Path) -> None:
+    """`pbem play` with SMTP down: the turn is saved, the mail stays queued (exit 11); `mail resend` sends it."""
+    from click.testing import CliRunner
+    from helpers import start_duel
+    from mailservers import HOST, free_port, smtp_server
+
+    from pbem import store
+    from pbem.cli import cli
+    from pbem.errors import ExitCode
+    from pbem.fsutil import atomic_write
+    from pbem.identity import save_identity
+
+    red, blue, gid = start_duel(tmp_path)
+    save_identity(red.session.ident, red.home.identity_file, "pw-red", work_factor=10)
+    atomic_write(red.home.card_file, red.card.to_text().encode())
+    port = free_port()
+    atomic_write(red.home.config_file, (f'[mail]\nfrom = "{red.card.email}"\nsmtp_host = "{HOST}"\n'
+                                        f'smtp_port = {port}\nsmtp_security = "none"\ntimeout = 5\n').encode())
+    orders = tmp_path / "o.txt"
+    orders.write_text("roll\n")
+    home, env = str(red.home.config.parent), {"PBEM_PASSPHRASE": "pw-red"}
+    r = CliRunner().invoke(cli, ["--home", home, "play", gid.hex(), "--orders", str(orders)], env=env)
+    assert r.exit_code == ExitCode.MAIL, r.output
+    assert "turn file 1 written" in r.output and "pbem mail resend" in r.output
+    gs = store.game_dir(red.home, gid)
+    assert len(gs.files()) == 3 and len(list(gs.outbox.glob("*.eml"))) == 1
+    with smtp_server() as srv:
+        atomic_write(red.home.config_file, red.home.config_file.read_bytes().replace(
+            str(port).encode(), str(srv.port).encode()))
+        r = CliRunner().invoke(cli, ["--home", home, "mail", "resend", gid.hex()], env=env)
+        assert r.exit_code == 0, r.output
+        assert len(srv.deliveries) == 1 and srv.deliveries[0].rcpt_tos == [blue.card.email]
+    assert not list(gs.outbox.glob("*.eml")) and len(list(gs.sent_dir.glob("*.eml"))) == 1
