@@ -295,3 +295,27 @@ def test_parse_naval_transport_escort_and_strike_aim() -> None:
     assert RULES.public_orders(parsed)["orders"][0]["value"] == ["SPA", "ITA"]
     with pytest.raises(InvalidOrder):
         RULES.parse_orders("move FRA-CVY CH 0909 carry", "western", public, None)
+
+
+def test_strategic_fac_lost_clamp() -> None:
+    """USE 9.2: results move Fac Lost within 1..9; a marker placed at 0 (13.8) is not lifted by
+    the clamp on an Allied win (DECISION in strategic.py)."""
+    from pbem_rules.use.strategic import move_fac_lost
+
+    assert move_fac_lost(0, 1) == 1
+    assert move_fac_lost(9, 1) == 9
+    assert move_fac_lost(4, -1) == 3
+    assert move_fac_lost(1, -1) == 1
+    assert move_fac_lost(0, -1) == 0
+    assert move_fac_lost(5, 0) == 5
+
+
+def test_strategic_table_is_authored() -> None:
+    tab = authored()["strategic_combat"]
+    assert tab["source"] == "authored" and tab["why"]
+
+
+def test_dice_in_event_strategic_combat() -> None:
+    """Both dice of a strategic combat are reported, the Axis's and the defender's."""
+    e = {"kind": "strategic-combat", "att_side": "axis", "def_side": "western", "att_die": 5, "def_die": 2}
+    assert RULES.dice_in_event(e, "axis", {}) == [("axis", 6, 5), ("western", 6, 2)]

@@ -3,7 +3,7 @@
 6.2.6: a bomber attacks an enemy factory in Germany within 20 hexes; if not interdicted, a
 Bombed marker goes there (at most 1 per hex, at most 8 on the map per turn). 15.4 / 9.2 step 3:
 Bombed markers come off at the end of the Strategic Warfare Phase. 9.1: they do not reduce the
-Factory Count (they are DRMs in Strategic Warfare, which France 1940 does not use).
+Factory Count (they are DRMs in Strategic Warfare: strategic.py).
 
 DECISIONS:
 * The bomber does not move: it flies the straight hex line (hexgrid.hex_line) to the target

@@ -14,7 +14,8 @@ from .state import State, clone
 
 Order = dict[str, Any]
 Events = list[dict[str, Any]]
-VERSION = "0.4"  # 0.4: naval interception/escort/transport, escorted air strikes, conquest effects, Vichy
+VERSION = "0.5"  # 0.5: Strategic Warfare (9.2, authored table), Pact/Appeasement end-outside-home
+# 0.4: naval interception/escort/transport, escorted air strikes, conquest effects, Vichy
 # 0.3: collapse fights on, West Invaded effects, land Map Boxes, arrivals, naval moves
 # 0.2: Home Defense, sea supply lines, interception, Bombing Run, 7.5.2
 
@@ -145,7 +146,7 @@ class UseRules(RulesModule):
         Axis's; the activation die (13.1), the Airdrop city die (6.1.1) and the marker-return
         dice (6.1) belong to the faction that rolled them."""
         kind = event.get("kind")
-        if kind in ("combat", "air-combat"):
+        if kind in ("combat", "air-combat", "strategic-combat"):
             att_unit = event.get("attackers") if kind == "combat" else event.get("attacker")
             out = []
             for die_key, seat in (("att_die", event.get("att_side") or _unit_faction(public, att_unit)),

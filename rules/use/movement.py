@@ -212,6 +212,8 @@ def move_ground(state: State, b: Board, order: Order, unit: Unit, path: list[str
     if other is not None:
         illegal(order, f"{unit['id']} would end its move stacked with {other['id']} in {unit['hex']}",
                 "3.3", "a ground unit may only pass through a friendly unit's hex")
+    if path:
+        politics.check_end(state, b, unit, unit["hex"] or unit["box"], order)  # 10.3.4 / 10.3.5
 
 
 def box_entry_ban(state: State, b: Board, unit: Unit, box: str) -> str | None:
@@ -320,6 +322,7 @@ def strategic_move(state: State, b: Board, order: Order, unit: Unit, path: list[
         if not supply.traceable(state, b, unit, h):
             illegal(order, f"{h} cannot trace a supply line to a Supply Source", "4.1.2")
         unit["hex"] = h
+    politics.check_end(state, b, unit, unit["hex"], order)  # 10.3.4 / 10.3.5
     if stack_conflict(state, unit, unit["hex"]):
         illegal(order, f"{unit['id']} would end stacked over the limit in {unit['hex']}", "3.3")
     unit["sm"] = True
@@ -384,6 +387,7 @@ def air_move(state: State, b: Board, order: Order, unit: Unit, dest: str, mp: in
         add_sorties(unit, 1)
         events.append({"kind": "air-move", "unit": unit["id"], "from": src, "to": dest})
         return
+    politics.check_end(state, b, unit, dest, order)  # 10.3.4 / 10.3.5
     why = air_end_ok(state, b, unit, dest)
     if why:
         illegal(order, f"{unit['id']} cannot end its air move in {dest}", why,

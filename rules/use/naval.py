@@ -14,7 +14,7 @@ from typing import Any
 
 from .errs import illegal
 from .geo import Board, terrain_chart
-from .politics import entry_ban
+from .politics import check_end, entry_ban
 from .state import (
     State,
     Unit,
@@ -56,7 +56,8 @@ def naval_move(state: State, b: Board, order: Order, unit: Unit, events: Events,
     DECISIONS: the starting location costs nothing, every further location entered costs
     ``sea_zone_mp`` or ``map_box_mp`` (terrain.toml, authored) out of the 10 MP of a naval unit
     (5 in Low or No Supply); a move may also end in a friendly sea Map Box (naval units start in
-    one, 1.3.5); the move ends the unit's activation. Not modelled: Strait costs and
+    one, 1.3.5); the move ends the unit's activation; under the Pact / Appeasement the units
+    moved end at home or in a Map Box (10.3.4-5, politics.end_ban). Not modelled: Strait costs and
     restrictions (the map does not say which zone borders are Straits), Canals (none on the
     France 1940 map)."""
     from .actions import activate, end_activation
@@ -126,6 +127,8 @@ def naval_move(state: State, b: Board, order: Order, unit: Unit, events: Events,
             ban = entry_ban(state, b, cargo, dest, "move")
             if ban:
                 illegal(order, ban[1], ban[0])
+        for mover in (unit, *escorts, *([cargo] if cargo else [])):
+            check_end(state, b, mover, dest, order)  # 10.3.4 / 10.3.5: end at home or in a box
         final_hex, final_box = dest, None
     if spent > mp:
         illegal(order, f"{unit['id']} needs {spent} MP for that move but has {mp}", "4.2.4")

@@ -90,3 +90,36 @@ def may_attack(state: State, attacker: str, defender: str) -> tuple[str, str] | 
     if policy(state, "appeasement") and pair == {"axis", "western"}:
         return "10.3.4", "Appeasement: Axis and Western cannot attack each other"
     return None
+
+
+# 10.3.4 / 10.3.5: (policy, the faction it confines, rule)
+_CONFINED = (("nazi-soviet-pact", "soviet", "10.3.5"), ("appeasement", "western", "10.3.4"))
+
+
+def end_ban(state: State, b: Board, unit: Unit, where: str) -> tuple[str, str] | None:
+    """Why ``unit`` may not END a move in ``where`` (a hex or a Map Box id), or None.
+
+    USE 10.3.5 (Pact): Soviet units cannot "end outside home/Map Boxes"; 10.3.4 (Appeasement):
+    the same for Western units.
+    DECISION: "home" is the unit's own country (the hexes of its country code, Mainland and
+    Overseas alike), as in Repatriation's "friendly home city" (10.4); a Map Box is any box,
+    land or sea. Passing through other hexes is allowed (the text bans only ending there);
+    forced moves (retreat, displacement, repatriation) are not moves the player ends and are
+    not checked. In France 1940 the Soviet faction has no counters and Appeasement is off,
+    so the ban never bites there.
+    """
+    if where in b.land_boxes or where in b.sea_boxes:
+        return None
+    faction = faction_of(state, unit)
+    for name, confined, rule in _CONFINED:
+        if policy(state, name) and faction == confined and b.country.get(where) != unit["country"]:
+            what = "Nazi-Soviet Pact" if rule == "10.3.5" else "Appeasement"
+            return rule, (f"{what}: {faction.title()} units cannot end a move outside their home country "
+                          f"or a Map Box ({unit['id']} is {unit['country']}, {where} is not)")
+    return None
+
+
+def check_end(state: State, b: Board, unit: Unit, where: str, order: dict[str, Any]) -> None:
+    ban = end_ban(state, b, unit, where)
+    if ban:
+        illegal(order, ban[1], ban[0])

@@ -164,11 +164,10 @@ def advance(state: State, b: Board, events: Events, ctx: Any = None) -> None:
             events.append({"kind": "phase-skipped", "phase": phase, "faction": faction})
             continue
         if phase == "strategic-warfare":
-            # Not modelled: no Fac Lost marker is on the track in the 1940 scenarios (9.2.1);
-            # step 3 still runs: every Bombed marker comes off (9.2, 15.4).
-            from .airops import clear_bombed
+            # USE 9.2 steps 1-3: no choice for anyone, played in the file that reaches it.
+            from .strategic import strategic_warfare
 
-            clear_bombed(state, events)
+            strategic_warfare(state, ctx, events)
             continue
         run_auto(state, b, phase, faction, events, ctx)
 

@@ -130,7 +130,7 @@ def west_invaded(state: State, b: Board, events: Events) -> None:
     * Commonwealth Trade (15.6): +3 on the UK Extra Factories Track (counted by 9.1).
     * Lend Lease to the UK (15.13): the UK Extra Factories marker advances each Economy Phase.
     * UK Fac Lost (15.10): placed on the track (``fac_lost``), which makes the UK a target of
-      Strategic Warfare step 2 (9.2); strategic combat itself is not modelled.
+      Strategic Warfare step 2 (9.2, strategic.py) from the next Strategic Warfare Phase.
     * Policy Evaluation (15.21): placed only to end Appeasement or the Pact; in France 1940
       Appeasement is off and the Pact is fixed, so it is never placed (not modelled).
     """
