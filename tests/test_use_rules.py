@@ -319,3 +319,20 @@ def test_dice_in_event_strategic_combat() -> None:
     """Both dice of a strategic combat are reported, the Axis's and the defender's."""
     e = {"kind": "strategic-combat", "att_side": "axis", "def_side": "western", "att_die": 5, "def_die": 2}
     assert RULES.dice_in_event(e, "axis", {}) == [("axis", 6, 5), ("western", 6, 2)]
+
+
+def test_france_strait_of_dover_closes_to_the_axis_and_stops_interception() -> None:
+    """USE 4.2.4 / 6.4.3: the Strait of Dover (CH-NS) points to Dover and Calais; it is closed
+    to the Axis while they are Western, open to the Western faction; interception ranges do not
+    cross it, other Sea Zone ranges do (1.4)."""
+    from pbem_rules.use.geo import board
+    from pbem_rules.use.naval import strait_ban
+
+    scen = RULES.load_scenario("france-1940")
+    pub, _ = RULES.initial_state(scen, {"axis": "a", "western": "w"}, {})
+    b = board(pub)
+    assert b.strait("CH", "NS") == ("1007", "1108") and b.strait("CH", "WA") is None
+    assert b.location_distance("CH", "NS") == 1
+    assert b.location_distance("CH", "NS", cross_straits=False) == 3  # round by the NAO box
+    assert strait_ban(pub, b, "western", ("1007", "1108")) is None
+    assert "Dover" in (strait_ban(pub, b, "axis", ("1007", "1108")) or "")

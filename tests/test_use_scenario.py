@@ -145,6 +145,11 @@ def test_map_facts(france: Scenario) -> None:
     assert {c.name for c in m.ports("NS")} >= {"London", "Antwerp", "Rotterdam", "Dunkirk", "Hamburg"}
     assert m.sea_zone_distance("CH", "NS") == 1 and m.sea_zone_distance("BB", "NAO") == 1
     assert m.sea_zone_distance("GL", "NS") == -1
+    dover = m.strait("NS", "CH")  # 1.3.3, 4.2.4: the Strait of Dover, pointing to Dover and Calais
+    assert dover is not None and dover.hexes == (at("Dover"), at("Calais")) and dover.zones == ("CH", "NS")
+    assert m.is_strait("CH", "NS") and not m.is_strait("CH", "WA") and not m.is_strait("NS", "NAO")
+    # 6.4.3: a range that cannot cross Straits goes round by the North Atlantic box
+    assert m.sea_zone_distance("CH", "NS", cross_straits=False) == 3
     assert m.transport_box_links("REICH") == {H("2602"), H("2605"), H("2606"), H("2612")}
     assert m.ground_prohibited(at("Turin")) is False  # neutral, not prohibited (1.3.8)
     assert any(m.ground_prohibited(h) for h, i in m.hexes.items() if i.country == "SWI")
@@ -259,6 +264,18 @@ BREAKAGES: dict[str, Breakage] = {
     "asymmetric sea-zone adjacency": lambda d: (
         "features.txt", replace_in_line(d / "features.txt", "seazone BB ", "adjacent=WA", "adjacent=WA,GL"),
         "adjacency must be symmetric"),
+    "strait between unadjacent zones": lambda d: (
+        "features.txt", replace_in_line(d / "features.txt", "strait ", "CH NS", "GL NS"), "not declared adjacent"),
+    "strait hexes not adjacent": lambda d: (
+        "features.txt", replace_in_line(d / "features.txt", "strait ", "1108", "1207"), "not adjacent"),
+    "strait hex outside a zone": lambda d: (
+        "features.txt", replace_in_line(d / "features.txt", "strait ", "1007 1108", "1007 1008"),
+        "does not list sea zone"),
+    "strait declared twice": lambda d: (
+        "features.txt", edit(d / "features.txt", "strait ", 'strait "Pas de Calais" NS CH 1108 1007', add=True),
+        "declared twice"),
+    "strait without its hexes": lambda d: (
+        "features.txt", replace_in_line(d / "features.txt", "strait ", " 1007 1108", ""), "strait needs"),
     "bad format line": lambda d: (
         "countries.txt", edit(d / "countries.txt", "format ", "format use-countries 2"), "format use-countries 1"),
 }

@@ -20,6 +20,7 @@ PRESTATE (one statement a line; words in [] optional)::
          [arrive=N]                      (box=turn arrive=N setup=HEX: arrives on turn N, 12.2)
     control HEX FACTION | fort HEX FACTION | policy NAME | marker airdrop|partisans HEX FACTION
     seazone ID HEX... | seazone-adj A B | seabox ID FACTION ZONE...   sea zones and sea Map Boxes
+    strait A B HEX HEX                   the A-B zone border is a Strait pointing to the two hexes (4.2.4)
     landbox ID FACTION EDGEHEX...        a land Map Box and its edge hexes (1.3.5)
     home-defense CODE units=N [within=N of=HEX]   a Home Defense requirement (10.3.1)
     activation-fort HEX COUNTRY          a fort marker placed when COUNTRY activates (13.1)
@@ -113,6 +114,10 @@ def prestate(lines: list[tuple[int, str]]) -> tuple[State, dict[str, Any]]:
                 spec.setdefault("seazones", {}).setdefault(h, [])
                 spec["seazones"][h] = sorted(set(spec["seazones"][h]) | {words[1]})
         elif words[0] == "seazone-adj":
+            spec.setdefault("zone_adj", []).append([words[1], words[2]])
+        elif words[0] == "strait":
+            # strait A B HEX HEX: zones A and B meet at a Strait pointing to the two hexes (4.2.4)
+            spec.setdefault("straits", []).append(words[1:5])
             spec.setdefault("zone_adj", []).append([words[1], words[2]])
         elif words[0] == "landbox":
             # landbox ID FACTION EDGEHEX...: a land Map Box friendly to FACTION (1.3.5)

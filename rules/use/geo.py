@@ -62,6 +62,8 @@ class Board:
     # faction a sea Map Box is friendly to.
     zone_adj: dict[str, frozenset[str]] = field(default_factory=dict)
     sea_boxes: dict[str, str] = field(default_factory=dict)  # sea box id -> friendly faction
+    # Straits (1.3.3, 4.2.4, 6.4.3): the pair of Sea Zones -> the two hexes the symbol points to.
+    straits: dict[frozenset[str], tuple[str, str]] = field(default_factory=dict)
     # Land Map Boxes (1.3.5; REICH on the France 1940 map): id -> (friendly faction, edge hexes
     # between which and the box ground and air units move).
     land_boxes: dict[str, tuple[str, frozenset[str]]] = field(default_factory=dict)
@@ -147,8 +149,13 @@ class Board:
             self._zone_hexes.update({z: tuple(sorted(hs)) for z, hs in acc.items()})
         return self._zone_hexes.get(zone, ())
 
-    def location_distance(self, a: str, b: str) -> int:
-        """Steps between two sea zones / sea Map Boxes (0 when equal); -1 if unconnected."""
+    def strait(self, a: str, b: str) -> tuple[str, str] | None:
+        """The two hexes of the Strait between locations ``a`` and ``b``, or None (4.2.4)."""
+        return self.straits.get(frozenset((a, b)))
+
+    def location_distance(self, a: str, b: str, cross_straits: bool = True) -> int:
+        """Steps between two sea zones / sea Map Boxes (0 when equal); -1 if unconnected.
+        Ranges trace across Straits (1.4) unless ``cross_straits`` is False (6.4.3)."""
         seen, frontier, steps = {a}, [a], 0
         while frontier:
             if b in frontier:
@@ -156,6 +163,8 @@ class Board:
             nxt: list[str] = []
             for loc in frontier:
                 for n in sorted(self.zone_adj.get(loc, frozenset())):
+                    if not cross_straits and frozenset((loc, n)) in self.straits:
+                        continue
                     if n not in seen:
                         seen.add(n)
                         nxt.append(n)
@@ -220,6 +229,8 @@ def blank_board(spec: dict[str, Any]) -> Board:
     for x, y in spec.get("zone_adj", []):
         b.zone_adj[x] = b.zone_adj.get(x, frozenset()) | {y}
         b.zone_adj[y] = b.zone_adj.get(y, frozenset()) | {x}
+    for x, y, ha, hb in spec.get("straits", []):
+        b.straits[frozenset((x, y))] = (ha, hb)
     for box, friendly in spec.get("sea_boxes", {}).items():
         b.sea_boxes[box] = friendly
     for box, (friendly, edges) in spec.get("land_boxes", {}).items():
@@ -257,6 +268,8 @@ def board_from_map(game_map: Any, prohibited: set[str]) -> Board:
     b.prohibited_countries.update(prohibited)
     for zid, zone in game_map.sea_zones.items():
         b.zone_adj[zid] = frozenset(zone.adjacent_zones) | frozenset(zone.boxes)
+    for st in game_map.straits:
+        b.straits[frozenset(st.zones)] = (str(st.hexes[0]), str(st.hexes[1]))
     for box in game_map.boxes.values():
         if box.kind == "sea":
             b.sea_boxes[box.id] = box.friendly.lower()

@@ -107,6 +107,18 @@ class SeaZone:
 
 
 @dataclass(frozen=True)
+class Strait:
+    """A Strait symbol between two adjacent Sea Zones (1.3.3, 1.3.6), pointing to two land hexes
+    (4.2.4: naval movement across it pays ``strait_mp`` and is prohibited if either hex holds an
+    enemy city, fort or unit; 6.4.3: naval interception cannot cross it)."""
+
+    name: str
+    zones: tuple[str, str]  # sorted
+    hexes: tuple[Hex, Hex]  # the two hexes the symbol points to
+    line: int
+
+
+@dataclass(frozen=True)
 class MapBox:
     id: str
     name: str
@@ -132,6 +144,7 @@ class GameMap:
     _city_at: Mapping[Hex, City] = field(default_factory=dict, repr=False, compare=False)
     _links: frozenset[Hexside] = field(default=frozenset(), repr=False, compare=False)
     _box_links: Mapping[str, frozenset[Hex]] = field(default_factory=dict, repr=False, compare=False)
+    straits: tuple[Strait, ...] = ()
 
     def on_map(self, h: Hex) -> bool:
         return 1 <= h.col <= self.cols and 1 <= h.row <= self.rows
@@ -186,8 +199,18 @@ class GameMap:
         info = self.hexes[h]
         return info.is_water or info.faded_dot or info.country in self.prohibited_countries
 
-    def sea_zone_distance(self, a: str, b: str) -> int:
-        """Steps between two sea zones / map boxes (0 when equal); -1 if unconnected."""
+    def strait(self, zone_a: str, zone_b: str) -> Strait | None:
+        """The Strait between two Sea Zones, if their border is one (1.3.3)."""
+        key = tuple(sorted((zone_a, zone_b)))
+        return next((s for s in self.straits if s.zones == key), None)
+
+    def is_strait(self, zone_a: str, zone_b: str) -> bool:
+        """True if moving between the two Sea Zones crosses a Strait (4.2.4, 6.4.3)."""
+        return self.strait(zone_a, zone_b) is not None
+
+    def sea_zone_distance(self, a: str, b: str, cross_straits: bool = True) -> int:
+        """Steps between two sea zones / map boxes (0 when equal); -1 if unconnected.  Ranges
+        trace across Straits (1.4) unless ``cross_straits`` is False (naval interception, 6.4.3)."""
         seen, frontier, steps = {a}, [a], 0
         while frontier:
             if b in frontier:
@@ -195,6 +218,8 @@ class GameMap:
             nxt: list[str] = []
             for loc in frontier:
                 for n in self._location_neighbours(loc):
+                    if not cross_straits and self.is_strait(loc, n):
+                        continue
                     if n not in seen:
                         seen.add(n)
                         nxt.append(n)

@@ -35,6 +35,7 @@ from .mapdata import (
     Issues,
     MapBox,
     SeaZone,
+    Strait,
     TransportLine,
 )
 
@@ -401,6 +402,64 @@ def _sea_zones(recs: list[Record], issues: Issues, drafts: Mapping[Hex, _HexDraf
     return zones
 
 
+def _straits(recs: list[Record], issues: Issues, drafts: Mapping[Hex, _HexDraft],
+             zones: Mapping[str, SeaZone]) -> tuple[Strait, ...]:
+    """``strait "Name" ZONE ZONE XXYY XXYY``: a Strait symbol between two adjacent Sea Zones,
+    pointing to two adjacent land hexes that lie in both zones (1.3.3, 1.3.6, 4.2.4)."""
+    usage = 'strait needs: strait "Name" ZONE ZONE XXYY XXYY'
+    out: dict[tuple[str, str], Strait] = {}
+    for rec in recs:
+        if len(rec.words) != 5 or rec.attrs:
+            issues.add(rec.file, rec.line, usage)
+            continue
+        name, za, zb, ha, hb = rec.words
+        ok = True
+        for z in (za, zb):
+            if z not in zones:
+                issues.add(rec.file, rec.line, f"strait {name}: unknown sea zone {z!r}")
+                ok = False
+        if ok and za == zb:
+            issues.add(rec.file, rec.line, f"strait {name}: a strait lies between two different sea zones")
+            ok = False
+        elif ok and zb not in zones[za].adjacent_zones:
+            issues.add(rec.file, rec.line, f"strait {name}: sea zones {za} and {zb} are not declared "
+                       "adjacent (seazone adjacent=)")
+            ok = False
+        hexes: list[Hex] = []
+        for text in (ha, hb):
+            try:
+                h = parse_hex(text)
+            except ValueError as exc:
+                issues.add(rec.file, rec.line, f"strait {name}: {exc}")
+                ok = False
+                continue
+            d = drafts.get(h)
+            if d is None:
+                issues.add(rec.file, rec.line, f"strait {name}: hex {text} is not on the map")
+                ok = False
+                continue
+            if not d.info.is_land:
+                issues.add(rec.file, rec.line, f"strait {name}: hex {text} is water; a strait points "
+                           "to two land hexes (4.2.4)")
+                ok = False
+            for z in (za, zb):
+                if z in zones and z not in d.info.sea_zones:
+                    issues.add(rec.file, rec.line, f"strait {name}: hex {text} does not list sea zone "
+                               f"{z} (a strait ending at a hex puts it in both zones, 1.3.6)")
+                    ok = False
+            hexes.append(h)
+        if len(hexes) == 2 and not adjacent(hexes[0], hexes[1]):
+            issues.add(rec.file, rec.line, f"strait {name}: hexes {ha} and {hb} are not adjacent")
+            ok = False
+        key = (min(za, zb), max(za, zb))
+        if ok and key in out:
+            issues.add(rec.file, rec.line, f"strait between {key[0]} and {key[1]} declared twice "
+                       f"(line {out[key].line})")
+        elif ok:
+            out[key] = Strait(name, key, (hexes[0], hexes[1]), rec.line)
+    return tuple(out[k] for k in sorted(out))
+
+
 def _check_zone_contiguous(z: str, rec: Record, water: set[Hex], issues: Issues) -> None:
     if not water:
         issues.add(rec.file, rec.line, f"sea zone {z} has no water hex")
@@ -426,11 +485,11 @@ def load_map(directory: Path, issues: Issues, terrains: Iterable[str], countries
                                      issues, terrains, countries)
     sides = _check_hexsides(drafts, issues)
     recs = read_records(directory / "features.txt", "use-features", issues)
-    by_kind: dict[str, list[Record]] = {"seazone": [], "box": [], "city": [], "line": []}
+    by_kind: dict[str, list[Record]] = {"seazone": [], "strait": [], "box": [], "city": [], "line": []}
     for rec in recs:
         if rec.keyword not in by_kind:
             issues.add(rec.file, rec.line, f"unknown record {rec.keyword!r} (expected "
-                       "seazone, box, city or line)")
+                       "seazone, strait, box, city or line)")
         else:
             by_kind[rec.keyword].append(rec)
     boxes: dict[str, MapBox] = {}
@@ -441,6 +500,7 @@ def load_map(directory: Path, issues: Issues, terrains: Iterable[str], countries
         elif box is not None:
             boxes[box.id] = box
     zones = _sea_zones(by_kind["seazone"], issues, drafts, boxes)
+    straits = _straits(by_kind["strait"], issues, drafts, zones)
     cities: dict[str, City] = {}
     city_at: dict[Hex, City] = {}
     for rec in by_kind["city"]:
@@ -470,4 +530,5 @@ def load_map(directory: Path, issues: Issues, terrains: Iterable[str], countries
                    MappingProxyType(sides), MappingProxyType(cities), tuple(lines),
                    MappingProxyType(zones), MappingProxyType(boxes), prohibited,
                    MappingProxyType(city_at), links,
-                   MappingProxyType({b: frozenset(hs) for b, hs in box_links.items()}))
+                   MappingProxyType({b: frozenset(hs) for b, hs in box_links.items()}),
+                   straits=straits)

@@ -14,7 +14,8 @@ from .state import State, clone
 
 Order = dict[str, Any]
 Events = list[dict[str, Any]]
-VERSION = "0.5"  # 0.5: Strategic Warfare (9.2, authored table), Pact/Appeasement end-outside-home
+VERSION = "0.6"  # 0.6: Straits (4.2.4, 6.4.3; the Strait of Dover)
+# 0.5: Strategic Warfare (9.2, authored table), Pact/Appeasement end-outside-home
 # 0.4: naval interception/escort/transport, escorted air strikes, conquest effects, Vichy
 # 0.3: collapse fights on, West Invaded effects, land Map Boxes, arrivals, naval moves
 # 0.2: Home Defense, sea supply lines, interception, Bombing Run, 7.5.2

@@ -57,9 +57,12 @@ def naval_move(state: State, b: Board, order: Order, unit: Unit, events: Events,
     ``sea_zone_mp`` or ``map_box_mp`` (terrain.toml, authored) out of the 10 MP of a naval unit
     (5 in Low or No Supply); a move may also end in a friendly sea Map Box (naval units start in
     one, 1.3.5); the move ends the unit's activation; under the Pact / Appeasement the units
-    moved end at home or in a Map Box (10.3.4-5, politics.end_ban). Not modelled: Strait costs and
-    restrictions (the map does not say which zone borders are Straits), Canals (none on the
-    France 1940 map)."""
+    moved end at home or in a Map Box (10.3.4-5, politics.end_ban). Straits (4.2.4): entering a
+    location across a Strait costs ``strait_mp`` more and is prohibited while either hex the
+    Strait points to holds an enemy city (controlled by an enemy faction), fort or unit; a unit
+    whose port lies in both zones (1.3.6) does not cross it, and when a location can be entered
+    both across and not across a Strait, the move does not cross it. Not modelled: Canals (none
+    on the France 1940 map)."""
     from .actions import activate, end_activation
     from .navalint import intercept_move
 
@@ -87,7 +90,7 @@ def naval_move(state: State, b: Board, order: Order, unit: Unit, events: Events,
             route.append(loc)
             here = frozenset({loc})
             continue
-        spent += _enter(order, b, faction, loc, chart)
+        spent += _enter(order, b, faction, loc, chart) + _strait(order, state, b, faction, here, loc, chart)
         here = frozenset({loc})
         route.append(loc)
     if dest in b.sea_boxes:
@@ -97,7 +100,7 @@ def naval_move(state: State, b: Board, order: Order, unit: Unit, events: Events,
         if dest not in here and not any(dest in b.zone_adj.get(h, frozenset()) for h in here):
             illegal(order, f"Map Box {dest} is not adjacent to {'/'.join(sorted(here))}", "4.2.4")
         if dest not in here:
-            spent += _enter(order, b, faction, dest, chart)
+            spent += _enter(order, b, faction, dest, chart) + _strait(order, state, b, faction, here, dest, chart)
             route.append(dest)
         if b.sea_boxes[dest] != faction:
             illegal(order, f"Map Box {dest} is not friendly to you", "4.2.4")
@@ -109,11 +112,12 @@ def naval_move(state: State, b: Board, order: Order, unit: Unit, events: Events,
         zones = b.zones_of(dest)
         if not zones & here:
             # the port's zone is entered last (it may be adjacent to the current location)
-            nxt = sorted(z for z in zones if any(z in b.zone_adj.get(h, frozenset()) for h in here))
+            nxt = sorted((z for z in zones if any(z in b.zone_adj.get(h, frozenset()) for h in here)),
+                         key=lambda z: (_crossed(b, here, z) is not None, z))  # not across a Strait first
             if not nxt:
                 illegal(order, f"port {dest} is not in or next to {'/'.join(sorted(here))}", "4.2.4",
                         "name the Sea Zones passed before the port")
-            spent += _enter(order, b, faction, nxt[0], chart)
+            spent += _enter(order, b, faction, nxt[0], chart) + _strait(order, state, b, faction, here, nxt[0], chart)
             route.append(nxt[0])
         elif not route:
             route.append(sorted(zones & here)[0])
@@ -134,7 +138,8 @@ def naval_move(state: State, b: Board, order: Order, unit: Unit, events: Events,
         illegal(order, f"{unit['id']} needs {spent} MP for that move but has {mp}", "4.2.4")
     if route and route[0] not in start:
         # the starting Sea Zone the unit leaves by (the first one next to where it goes)
-        first = sorted(z for z in start if route[0] in b.zone_adj.get(z, frozenset()))
+        first = sorted((z for z in start if route[0] in b.zone_adj.get(z, frozenset())),
+                       key=lambda z: (b.strait(z, route[0]) is not None, z))
         route.insert(0, (first or sorted(start))[0])
     src = unit["hex"] or unit["box"]
     what = "naval transport" if cargo is not None else "naval rebase"
@@ -211,3 +216,45 @@ def _enter(order: Order, b: Board, faction: str, loc: str, chart: Any) -> int:
             illegal(order, why, "4.2.4")
         return int(chart.map_box_mp)
     return int(chart.sea_zone_mp)
+
+
+def _crossed(b: Board, here: frozenset[str], loc: str) -> tuple[str, str] | None:
+    """The Strait crossed entering ``loc`` from ``here`` (None if some location of ``here`` is
+    next to ``loc`` without a Strait between them)."""
+    found: tuple[str, str] | None = None
+    for h in sorted(here):
+        if loc not in b.zone_adj.get(h, frozenset()):
+            continue
+        st = b.strait(h, loc)
+        if st is None:
+            return None
+        found = found or st
+    return found
+
+
+def strait_ban(state: State, b: Board, faction: str, hexes: tuple[str, str]) -> str | None:
+    """USE 4.2.4: crossing a Strait is prohibited if either hex pointed to contains an enemy
+    city, fort, or unit. DECISION: an enemy city is one controlled by a faction at war with
+    the mover (a neutral's city does not close it)."""
+    for h in hexes:
+        city = b.city(h)
+        if city is not None and enemies(state["control"].get(h), faction):
+            return f"the Strait at {hexes[0]}/{hexes[1]} is closed: {h} is an enemy city ({city.name})"
+        if enemies(state["forts"].get(h), faction):
+            return f"the Strait at {hexes[0]}/{hexes[1]} is closed: {h} holds an enemy fort"
+        for o in units_at(state, h):
+            if enemies(faction_of(state, o), faction):
+                return f"the Strait at {hexes[0]}/{hexes[1]} is closed: {h} holds enemy unit {o['id']}"
+    return None
+
+
+def _strait(order: Order, state: State, b: Board, faction: str, here: frozenset[str], loc: str, chart: Any) -> int:
+    """USE 4.2.4 Straits: the extra cost of entering ``loc`` from ``here`` (0 if no Strait is
+    crossed); illegal if the Strait is closed to the mover."""
+    st = _crossed(b, here, loc)
+    if st is None:
+        return 0
+    why = strait_ban(state, b, faction, st)
+    if why:
+        illegal(order, why, "4.2.4", "go round, or clear the hexes the Strait points to first")
+    return int(chart.strait_mp)

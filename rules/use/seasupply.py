@@ -68,7 +68,8 @@ def carriers_at(state: State, b: Board, unit: Unit, port: str) -> list[Unit]:
 
 
 def threats(state: State, b: Board, faction: str, zone: str) -> list[Unit]:
-    """Enemy units that could intercept a naval trace of ``faction`` in sea zone ``zone``."""
+    """Enemy units that could intercept a naval trace of ``faction`` in sea zone ``zone``.
+    A warship's 2-zone range does not cross Straits (6.4.3)."""
     if zone in b.sea_boxes:
         return []  # 1.3.5: no interception in a Map Box
     out = []
@@ -81,7 +82,8 @@ def threats(state: State, b: Board, faction: str, zone: str) -> list[Unit]:
         if u["kind"] == "fighter" and zone in b.zones_of(u["hex"]):
             out.append(u)
         elif u["kind"] in WARSHIPS and any(
-                0 <= b.location_distance(z, zone) <= NAVAL_INTERCEPT_RANGE - 1 for z in b.zones_of(u["hex"])):
+                0 <= b.location_distance(z, zone, cross_straits=False) <= NAVAL_INTERCEPT_RANGE - 1
+                for z in b.zones_of(u["hex"])):
             out.append(u)
     return sorted(out, key=lambda u: u["id"])
 
