@@ -13,6 +13,8 @@ import getpass
 import importlib
 import ipaddress
 import os
+import socket
+import ssl
 import sys
 import tomllib
 from collections.abc import Callable, Mapping
@@ -274,3 +276,32 @@ def remembering(provide: PasswordProvider) -> PasswordProvider:
         return seen[kind]
 
     return wrapped
+
+
+_PORTS: dict[str, tuple[int, int]] = {"smtp": (465, 587), "imap": (993, 143)}  # ("ssl", "starttls")
+
+
+def network_error(e: OSError, cfg: MailConfig, kind: Kind, where: str, *, timeout_note: str = "") -> MailError:
+    """The MailError for a transport failure (TLS, timeout, refused, dropped, unknown host), SMTP or IMAP alike."""
+    ssl_port, tls_port = _PORTS[kind]
+    if isinstance(e, ssl.SSLCertVerificationError):
+        return MailError(f"{where}: its TLS certificate is not valid: {e.verify_message}",
+                         hint=f"check {kind}_host (it must match the certificate's name); never turn checks off")
+    if isinstance(e, ssl.SSLError):
+        return MailError(f"TLS with {where} failed: {e.reason or e}",
+                         hint=f"check {kind}_security and {kind}_port: {ssl_port} is usually \"ssl\", "
+                              f"{tls_port} \"starttls\"")
+    if isinstance(e, TimeoutError):
+        return MailError(f"{where} did not answer within {cfg.timeout:g} seconds",
+                         hint=f"check {kind}_host, {kind}_port and your network{timeout_note}")
+    if isinstance(e, ConnectionRefusedError):
+        return MailError(f"{where} refused the connection (nothing listens on that port)",
+                         hint=f"check {kind}_host and {kind}_port")
+    if isinstance(e, ConnectionResetError | BrokenPipeError | ConnectionAbortedError):
+        return MailError(f"{where} dropped the connection",
+                         hint=f"check {kind}_port and {kind}_security; try again later")
+    if isinstance(e, socket.gaierror):
+        return MailError(f"cannot find the host {cfg.host(kind)}: {e.strerror}",
+                         hint=f"check {kind}_host and your network connection")
+    return MailError(f"cannot reach {where}: {e.strerror or e}",
+                     hint=f"check {kind}_host, {kind}_port and your network connection")

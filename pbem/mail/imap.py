@@ -12,7 +12,6 @@ import base64
 import contextlib
 import imaplib
 import re
-import socket
 import ssl
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -20,7 +19,7 @@ from datetime import date
 from typing import Literal
 
 from pbem.mail.compose import GAME_HEADER, SUBJECT_PREFIX
-from pbem.mail.config import ENV_PASSWORD, MailConfig, MailError, PasswordProvider
+from pbem.mail.config import ENV_PASSWORD, MailConfig, MailError, PasswordProvider, network_error
 from pbem.mail.config import password_provider as default_password_provider
 from pbem.mail.receive import MAX_MESSAGE, FoundFile, attachments_from_eml
 
@@ -78,28 +77,11 @@ def _errors(cfg: MailConfig) -> Iterator[None]:
     except imaplib.IMAP4.error as e:
         raise MailError(f"{where} answered with an error: {_text(e.args[0] if e.args else e)}",
                         hint="try again later; if it persists, check the [mail] settings") from None
-    except ssl.SSLCertVerificationError as e:
-        raise MailError(f"{where}: its TLS certificate is not valid: {e.verify_message}",
-                        hint="check imap_host (it must match the certificate's name); never turn checks off") \
-            from None
-    except ssl.SSLError as e:
-        raise MailError(f"TLS with {where} failed: {e.reason or e}",
-                        hint="check imap_security and imap_port: 993 is usually \"ssl\", 143 \"starttls\"") from None
-    except TimeoutError:
-        raise MailError(f"{where} did not answer within {cfg.timeout:g} seconds",
-                        hint="check imap_host, imap_port and your network") from None
-    except ConnectionRefusedError:
-        raise MailError(f"{where} refused the connection (nothing listens on that port)",
-                        hint="check imap_host and imap_port") from None
-    except (ConnectionResetError, BrokenPipeError, ConnectionAbortedError, EOFError):
+    except EOFError:
         raise MailError(f"{where} dropped the connection",
                         hint="check imap_port and imap_security; try again later") from None
-    except socket.gaierror as e:
-        raise MailError(f"cannot find the host {cfg.imap_host}: {e.strerror}",
-                        hint="check imap_host and your network connection") from None
     except OSError as e:
-        raise MailError(f"cannot reach {where}: {e.strerror or e}",
-                        hint="check imap_host, imap_port and your network connection") from None
+        raise network_error(e, cfg, "imap", where) from None
 
 
 def _connect(cfg: MailConfig, ctx: ssl.SSLContext) -> imaplib.IMAP4:

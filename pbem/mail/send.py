@@ -14,7 +14,6 @@ import email.utils
 import os
 import re
 import smtplib
-import socket
 import ssl
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -26,7 +25,14 @@ from typing import Literal
 
 from pbem.fsutil import atomic_write, fsync_dir
 from pbem.mail.compose import to_eml
-from pbem.mail.config import ENV_PASSWORD, MailConfig, MailError, PasswordProvider, remembering
+from pbem.mail.config import (
+    ENV_PASSWORD,
+    MailConfig,
+    MailError,
+    PasswordProvider,
+    network_error,
+    remembering,
+)
 from pbem.mail.config import password_provider as default_password_provider
 
 SENT_DIR = "sent"
@@ -172,28 +178,8 @@ def _errors(cfg: MailConfig) -> Iterator[None]:
                         hint="the server's message says why; try again later") from None
     except smtplib.SMTPException as e:
         raise MailError(f"SMTP error with {where}: {e}", hint="try again later") from None
-    except ssl.SSLCertVerificationError as e:
-        raise MailError(f"{where}: its TLS certificate is not valid: {e.verify_message}",
-                        hint="check smtp_host (it must match the certificate's name); never turn checks off") \
-            from None
-    except ssl.SSLError as e:
-        raise MailError(f"TLS with {where} failed: {e.reason or e}",
-                        hint="check smtp_security and smtp_port: 465 is usually \"ssl\", 587 \"starttls\"") from None
-    except TimeoutError:
-        raise MailError(f"{where} did not answer within {cfg.timeout:g} seconds",
-                        hint="check smtp_host, smtp_port and your network; the mail stays queued") from None
-    except ConnectionRefusedError:
-        raise MailError(f"{where} refused the connection (nothing listens on that port)",
-                        hint="check smtp_host and smtp_port") from None
-    except (ConnectionResetError, BrokenPipeError, ConnectionAbortedError):
-        raise MailError(f"{where} dropped the connection",
-                        hint="check smtp_port and smtp_security; try again later") from None
-    except socket.gaierror as e:
-        raise MailError(f"cannot find the host {cfg.smtp_host}: {e.strerror}",
-                        hint="check smtp_host and your network connection") from None
     except OSError as e:
-        raise MailError(f"cannot reach {where}: {e.strerror or e}",
-                        hint="check smtp_host, smtp_port and your network connection") from None
+        raise network_error(e, cfg, "smtp", where, timeout_note="; the mail stays queued") from None
 
 
 # --- the outbox ------------------------------------------------------------------
