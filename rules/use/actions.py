@@ -167,15 +167,23 @@ def _pay_attack(state: State, b: Board, order: Order, unit: Unit, target: str, f
     act["fresh"] = False
 
 
-def declare_mobile(state: State, b: Board, order: Order, faction: str, ctx: Any, events: Events) -> None:
-    """USE 5.3.2 Mobile attack by the active unit against an adjacent enemy not in a fort."""
+def _activate_attacker(state: State, b: Board, order: Order, faction: str, events: Events,
+                       role: str, verb: str, what: str, rule: str) -> Unit:
+    """The named (or active) ground unit that makes this attack, activated (USE 6.0)."""
     uid = order.get("unit") or (state["activation"] or {}).get("unit")
     if not uid:
-        illegal(order, "name the attacking unit ('attack HEX from UNIT')", "5.3.2")
+        illegal(order, f"name the {role} unit ('{verb} HEX from UNIT')", rule)
     unit = own_unit(state, order, uid, faction)
     if not is_ground(unit):
-        illegal(order, "only ground units make Mobile attacks", "5.3.2")
+        illegal(order, f"only ground units make {what}", rule)
     activate(state, b, order, unit, events)
+    return unit
+
+
+def declare_mobile(state: State, b: Board, order: Order, faction: str, ctx: Any, events: Events) -> None:
+    """USE 5.3.2 Mobile attack by the active unit against an adjacent enemy not in a fort."""
+    unit = _activate_attacker(state, b, order, faction, events, "attacking", "attack", "Mobile attacks", "5.3.2")
+    uid = unit["id"]
     if state["activation"]["stopped"]:
         illegal(order, f"{uid} has designated an Assault and ended its movement", "5.3.3")
     if unit["attack_mode"] == "assault":
@@ -191,13 +199,8 @@ def declare_mobile(state: State, b: Board, order: Order, faction: str, ctx: Any,
 
 def declare_assault(state: State, b: Board, order: Order, faction: str, events: Events) -> None:
     """USE 5.3.3: place an Assault marker against an adjacent enemy; this ends the unit's movement."""
-    uid = order.get("unit") or (state["activation"] or {}).get("unit")
-    if not uid:
-        illegal(order, "name the assaulting unit ('assault HEX from UNIT')", "5.3.3")
-    unit = own_unit(state, order, uid, faction)
-    if not is_ground(unit):
-        illegal(order, "only ground units make Assaults", "5.3.3")
-    activate(state, b, order, unit, events)
+    unit = _activate_attacker(state, b, order, faction, events, "assaulting", "assault", "Assaults", "5.3.3")
+    uid = unit["id"]
     if unit["attack_mode"] == "mobile":
         illegal(order, f"{uid} made a Mobile attack this phase and cannot also Assault", "5.3.3")
     target = order["target"]

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from . import hexgrid
+from .mapdata import graph_distance
 
 # Overseas Areas named in USE 16.0; every other area of a country is Mainland.
 OVERSEAS = frozenset({
@@ -156,20 +157,8 @@ class Board:
     def location_distance(self, a: str, b: str, cross_straits: bool = True) -> int:
         """Steps between two sea zones / sea Map Boxes (0 when equal); -1 if unconnected.
         Ranges trace across Straits (1.4) unless ``cross_straits`` is False (6.4.3)."""
-        seen, frontier, steps = {a}, [a], 0
-        while frontier:
-            if b in frontier:
-                return steps
-            nxt: list[str] = []
-            for loc in frontier:
-                for n in sorted(self.zone_adj.get(loc, frozenset())):
-                    if not cross_straits and frozenset((loc, n)) in self.straits:
-                        continue
-                    if n not in seen:
-                        seen.add(n)
-                        nxt.append(n)
-            frontier, steps = nxt, steps + 1
-        return -1
+        return graph_distance(a, b, lambda loc: [n for n in self.zone_adj.get(loc, frozenset())
+                                                 if cross_straits or frozenset((loc, n)) not in self.straits])
 
     def city_named(self, name: str) -> str | None:
         for h, c in self.cities.items():

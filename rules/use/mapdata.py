@@ -8,7 +8,7 @@ The data model is described in rules/use/SCENARIO_API.md; the files are read by
 from __future__ import annotations
 
 import tomllib
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
@@ -130,6 +130,22 @@ class MapBox:
     line: int
 
 
+def graph_distance(a: str, b: str, neighbours: Callable[[str], Iterable[str]]) -> int:
+    """Breadth-first steps from ``a`` to ``b`` (0 when equal), or -1 if unconnected (sea zones, boxes)."""
+    seen, frontier, steps = {a}, [a], 0
+    while frontier:
+        if b in frontier:
+            return steps
+        nxt: list[str] = []
+        for loc in frontier:
+            for n in sorted(neighbours(loc)):
+                if n not in seen:
+                    seen.add(n)
+                    nxt.append(n)
+        frontier, steps = nxt, steps + 1
+    return -1
+
+
 @dataclass(frozen=True)
 class GameMap:
     cols: int
@@ -211,20 +227,8 @@ class GameMap:
     def sea_zone_distance(self, a: str, b: str, cross_straits: bool = True) -> int:
         """Steps between two sea zones / map boxes (0 when equal); -1 if unconnected.  Ranges
         trace across Straits (1.4) unless ``cross_straits`` is False (naval interception, 6.4.3)."""
-        seen, frontier, steps = {a}, [a], 0
-        while frontier:
-            if b in frontier:
-                return steps
-            nxt: list[str] = []
-            for loc in frontier:
-                for n in self._location_neighbours(loc):
-                    if not cross_straits and self.is_strait(loc, n):
-                        continue
-                    if n not in seen:
-                        seen.add(n)
-                        nxt.append(n)
-            frontier, steps = nxt, steps + 1
-        return -1
+        return graph_distance(a, b, lambda loc: [n for n in self._location_neighbours(loc)
+                                                 if cross_straits or not self.is_strait(loc, n)])
 
     def _location_neighbours(self, loc: str) -> Iterable[str]:
         if loc in self.sea_zones:
