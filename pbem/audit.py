@@ -46,8 +46,10 @@ class AuditReport:
         return self.complete and not self.violations
 
 
-def audit(session: Session, store: GameStore) -> AuditReport:
-    d = derive(session, store)  # every public check, and the reveals' consistency
+def audit(session: Session, store: GameStore, d: Derived | None = None) -> AuditReport:
+    """``d``: the game already derived from these files (else it is derived here)."""
+    if d is None:
+        d = derive(session, store)  # every public check, and the reveals' consistency
     rep = AuditReport(files=len(store.files()))
     rep.violations.extend(d.violations)
     rep.missing_reveals = [s for s in d.con.seats if s not in d.reveals]

@@ -140,6 +140,7 @@ class EngineContext:
         self.rng = rng
         self.payload = payload or Payload()
         self._roll_i = 0
+        self._seed_i = 0  # roller seeds consumed (one per public roll)
         self._commit_i = 0
         self._open_i = 0
         self._reveal_i = 0
@@ -203,10 +204,10 @@ class EngineContext:
         else:
             rec = self._next_record(sides, purpose, count, False)
             seeds = self.payload.public["roller_seeds"]
-            i = sum(1 for r in self.payload.public["rolls"][: self._roll_i] if not r["secret"]) - 1
-            if i >= len(seeds):
+            if self._seed_i >= len(seeds):
                 raise FileRejected(f"roll {k} of {self.seat}: the roller's seed is missing")
-            seed = self._check_own_release(seeds[i], k)
+            seed = self._check_own_release(seeds[self._seed_i], k)
+            self._seed_i += 1
             values = self._values(k, seed, sides, count)
             if rec.get("values") != values:
                 raise FileRejected(f"roll {k} of {self.seat} ({purpose}): the recorded dice are not the fair ones")

@@ -126,15 +126,6 @@ class Keyring:
         self.ident = ident
         self.file_keys: dict[str, bytes] = {}
 
-    def can_open(self, label: str, blob: bytes) -> bool:
-        if label in self.file_keys:
-            return True
-        try:
-            age.unwrap_file_key(blob, [self.ident.age_identity])
-        except age.AgeError:
-            return False
-        return True
-
     def open(self, label: str, blob: bytes, what: str) -> Any:
         try:
             if label in self.file_keys:

@@ -17,7 +17,6 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from pbem import age, canonical, ed25519
 from pbem.errors import (
@@ -248,6 +247,3 @@ def load_identity(path: Path, passphrase: str) -> Identity:
         raise InvalidInput(f"identity file {path} is corrupted: {e}",
                            hint="restore it from your backup") from None
 
-
-def describe(obj: Any) -> str:
-    return repr(obj)

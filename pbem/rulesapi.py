@@ -172,10 +172,6 @@ class RulesModule(abc.ABC):
         """A sentence naming the winner once the game is over, else None."""
         return None
 
-    def view(self, public: Any, private: Any | None, seat: str | None) -> dict[str, Any]:
-        """What ``seat`` may see, as a dict for templates (seat None: only public)."""
-        return {"public": public, "private": private}
-
     def summary_view(self, public: Any, private: Any | None, seat: str | None) -> dict[str, Any]:
         """What the summary shows: {"map": picture or None, "tables": [...], "facts": [...]} (pbem.render)."""
         return {"map": None, "tables": [], "facts": []}

@@ -191,9 +191,9 @@ def verify(c: Ctx, game_ref: str | None, all_games: bool, proof_file: str | None
 
     bad = 0
     for gs in games:
-        rep = audit.audit(s, gs)
         with _progress(f"verifying {gs.root.name[:12]}") as tick:
             d = game.derive(s, gs, progress=tick)
+        rep = audit.audit(s, gs, d)
         n = len(gs.files())
         evid = sorted(p.name for p in gs.evidence_dir.iterdir()) if gs.evidence_dir.is_dir() else []
         click.echo(f"game {gs.root.name[:12]}: {n} files verified, at file {d.seq}: ok")

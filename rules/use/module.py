@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import hashlib
 from typing import Any
 
@@ -21,6 +22,7 @@ VERSION = "0.6"  # 0.6: Straits (4.2.4, 6.4.3; the Strait of Dover)
 # 0.2: Home Defense, sea supply lines, interception, Bombing Run, 7.5.2
 
 
+@functools.cache
 def _code_digest() -> bytes:
     """Hash over this package's source: a game is verified by the code that played it.
 
@@ -125,9 +127,6 @@ class UseRules(RulesModule):
         from .template import template
 
         return template(public, seat)
-
-    def view(self, public: Any, private: Any | None, seat: str | None) -> dict[str, Any]:
-        return {"public": public, "private": private, "pending": sequence.pending(public)}
 
     def summary_view(self, public: Any, private: Any | None, seat: str | None) -> dict[str, Any]:
         from .view import summary_view
