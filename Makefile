@@ -7,7 +7,7 @@ PIP    := $(VENV)/bin/pip
 STAMP  := $(VENV)/.installed
 SYSPKGS := age minisign dovecot-imapd chromium libcairo2 fonts-dejavu-core
 
-.PHONY: all demo test bench lint soak sysdeps venv clean
+.PHONY: all demo test bench lint soak fuzz sysdeps venv clean
 
 all: test
 
@@ -38,6 +38,10 @@ demo: $(STAMP) sysdeps
 
 bench: $(STAMP)
 	$(PY) bench/run.py
+
+# Structure-aware fuzzing of the intake (tools/fuzz_intake.py): PBEM_FUZZ_N inputs, 0 untyped.
+fuzz: $(STAMP)
+	PBEM_FUZZ_N=$${PBEM_FUZZ_N:-100000} $(PY) tools/fuzz_intake.py
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check pbem rules tests bench

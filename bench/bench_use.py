@@ -25,7 +25,7 @@ def play_phase_seconds(runs: int = 5) -> float:
         axis, western = make_player(tmp, "axis"), make_player(tmp, "western")
         data = genesis.make_proposal(axis.session.ident, rules_name="use", scenario="france-1940",
                                      my_seat="axis", cards={"axis": axis.card, "western": western.card},
-                                     options={}, rng=axis.session.rng, now=1_800_000_000)
+                                     options={}, rng=axis.session.rng, now=1_700_000_000)
         gid = game.create(axis.session, data).con.game_id
         jf, _ = game.join(western.session, data)
         game.receive(axis.session, jf.raw)

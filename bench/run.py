@@ -45,10 +45,10 @@ def bench_turnfile() -> dict[str, float]:
     def seal() -> bytes:
         header = {
             "v": 1, "kind": "turn", "game": bytes(16), "seq": 1, "prev": bytes(32), "author": "a",
-            "time": 0, "phase": "p", "rules_hash": bytes(32), "scenario_hash": bytes(32),
+            "time": 0, "rules_hash": bytes(32), "scenario_hash": bytes(32),
             "public": age.encrypt(payload, recips),
             "private": {f"s{i}": age.encrypt(b"{}", [r]) for i, r in enumerate(recips)},
-            "commits": [], "digest": bytes(32),
+            "commits": [], "prev_attest": [],
         }
         return turnfile.seal(header, author.sign)
 

@@ -22,10 +22,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pbem import dice, turnfile
-from pbem.engine import EngineContext, apply_releases, clone, new_engine_state, payload_from_wire
+from pbem.engine import EngineContext, apply_releases, clone, payload_from_wire
 from pbem.errors import PbemError
-from pbem.game import Derived, Session, derive
-from pbem.genesis import read_proposal
+from pbem.game import Derived, Session, apply_engine_orders, derive, is_engine_phase
+from pbem.genesis import initial_engine_state, joins_release, read_proposal
 from pbem.store import GameStore
 
 
@@ -61,11 +61,10 @@ def audit(session: Session, store: GameStore, d: Derived | None = None) -> Audit
     trees = {s: dice.SeedTree(m, con.game_id, s, d.params.depth) for s, m in masters.items()}
     scen = rules.load_scenario(con.h["scenario"])
     public, privates = rules.initial_state(scen, {s: c.name for s, c in con.cards.items()}, con.options)
-    est = new_engine_state(con.seats)
+    est = initial_engine_state(con)
     params = d.params
-    apply_releases(params, est, con.host, con.h["releases"], require_window=True)
     for s, jf in sorted(d.joins.items()):
-        apply_releases(params, est, s, jf.header["releases"], require_window=True)
+        apply_releases(params, est, s, jf.header["releases"], require_window=joins_release(con))
     for sf in store.files():
         if sf.kind != "turn":
             continue
@@ -80,6 +79,17 @@ def audit(session: Session, store: GameStore, d: Derived | None = None) -> Audit
             return rep
         payload = payload_from_wire(pub, h["commits"])
         est2 = clone(est)
+        if is_engine_phase(str(pub["phase"])):
+            # Dice releases and requests, end proposals and answers never reach the rules.
+            try:
+                apply_engine_orders(params, est2, f.author, str(pub["phase"]), pub["orders"], rules.pending(public))
+                apply_releases(params, est2, f.author, pub["releases"], require_window=True)
+            except PbemError as e:
+                rep.violations.append(f"{who}: {e}")
+                return rep
+            est = est2
+            rep.turns_replayed += 1
+            continue
         ctx = EngineContext(params, est2, f.author, f.seq, author_mode=False, payload=payload,
                             tree=trees[f.author], audit=priv)
         try:
@@ -90,7 +100,7 @@ def audit(session: Session, store: GameStore, d: Derived | None = None) -> Audit
             rep.violations.append(f"{who}: the author's secret orders break the rules or their commitments: {e}")
             return rep
         rep.secrets_checked += len(h["commits"]) + sum(1 for r in pub["rolls"] if r["secret"])
-        if rules.digest(out.public) != h["digest"]:
+        if rules.digest(out.public) != pub["digest"]:
             rep.violations.append(f"{who}: the author's full orders do not give the public state it claimed")
         if f.author in out.private and out.private[f.author] != priv["state"]:
             rep.violations.append(f"{who}: the private state the author kept differs from what its orders give")

@@ -15,6 +15,14 @@ A case file (``tests/cases/<game>/*.case``) looks like::
       <game-specific lines the resulting state must satisfy>
     END
 
+``DICE-MODE strict`` (the game default) or ``DICE-MODE window`` says how the
+rules are told to roll (``ctx.strict_dice``); a case without it runs in
+strict mode, the game default (in window mode a file rolls without reserving).
+In strict mode the context checks the engine's contract (docs/protocol.md §11): a roll needs a
+reservation made in an earlier file (the release-only files the engine would
+insert between are implied), and at the end of each file its author's
+released but unrolled slots are burnt.
+
 Several ORDERS blocks may follow one another (applied in order, each by the
 seat it names). Instead of POSTSTATE a case may say ``EXPECT ILLEGAL <rule>``
 (or ``EXPECT INVALID`` / ``EXPECT AMBIGUOUS``): the last ORDERS block must be
@@ -54,6 +62,7 @@ class Case:
     orders: list[OrdersBlock] = field(default_factory=list)
     poststate: list[tuple[int, str]] = field(default_factory=list)
     expect: tuple[str, str | None] | None = None  # ("ILLEGAL", "4.2.3")
+    strict: bool = True  # DICE-MODE: strict (the game default) or window
 
 
 def parse_case(path: Path) -> Case:
@@ -74,7 +83,7 @@ def parse_case(path: Path) -> Case:
         head, _, rest = stripped.partition(" ")
         rest = rest.strip()
         if not line.startswith((" ", "\t")) and head in {
-            "CASE", "RULE", "DESC", "PRESTATE", "DICE", "ORDERS", "POSTSTATE", "EXPECT", "END"
+            "CASE", "RULE", "DESC", "PRESTATE", "DICE", "DICE-MODE", "ORDERS", "POSTSTATE", "EXPECT", "END"
         }:
             if block is not None:
                 case.orders.append(block)
@@ -90,6 +99,10 @@ def parse_case(path: Path) -> Case:
                     case.dice.extend(int(x) for x in rest.split())
                 except ValueError:
                     raise InvalidInput(f"{path}:{no}: DICE takes integers") from None
+            elif head == "DICE-MODE":
+                if rest not in ("strict", "window"):
+                    raise InvalidInput(f"{path}:{no}: DICE-MODE takes strict or window")
+                case.strict = rest == "strict"
             elif head == "ORDERS":
                 if not rest:
                     raise InvalidInput(f"{path}:{no}: ORDERS needs a seat")
@@ -125,7 +138,12 @@ def parse_case(path: Path) -> Case:
 class ScriptedContext:
     """A rules Context whose dice come from the case's DICE line (author mode, no crypto)."""
 
-    def __init__(self, seat: str, dice: list[int], seq: int = 1) -> None:
+    def __init__(self, seat: str, dice: list[int], seq: int = 1, strict_dice: bool = False) -> None:
+        self.strict_dice = strict_dice
+        self.reserved: dict[str, int] = {}  # roller -> end of its reserved slots
+        self.rolled: dict[str, int] = {}  # roller -> next slot (burnt ones skipped)
+        self._open: dict[str, int] = {}  # roller -> slots released when this file began
+        self._file: tuple[str, int] | None = None
         self.game_id = b"\x00" * 16
         self.seat = seat
         self.seq = seq
@@ -149,10 +167,39 @@ class ScriptedContext:
             self.used += 1
         return out
 
+    def _sync(self) -> None:
+        """A new (seat, seq) is a new file: the last file's author burns the slots that were
+        released when it began but not rolled, and every slot reserved so far is released."""
+        key = (self.seat, self.seq)
+        if key == self._file:
+            return
+        if self._file is not None:
+            prev = self._file[0]
+            self.rolled[prev] = max(self.rolled.get(prev, 0), self._open.get(prev, 0))
+        self._file = key
+        self._open = dict(self.reserved)
+
+    def _slot(self, purpose: str) -> None:
+        if not self.strict_dice:
+            return
+        self._sync()
+        k = self.rolled.get(self.seat, 0)
+        if k >= self._open.get(self.seat, 0):
+            raise InvalidInput(f"strict dice: {self.seat} rolls '{purpose}' without a die reserved in an "
+                               "earlier file (the engine refuses it: seeds not released)")
+        self.rolled[self.seat] = k + 1
+
+    def reserved_before(self, counts: dict[str, int]) -> None:
+        """Reservations made and released before the case begins (genesis, an earlier file)."""
+        for roller, n in counts.items():
+            self.reserved[roller] = self.reserved.get(roller, 0) + n
+
     def roll(self, sides: int, purpose: str, count: int = 1) -> list[int]:
+        self._slot(purpose)
         return self._take(sides, count, purpose)
 
     def secret_roll(self, sides: int, purpose: str, count: int = 1) -> SecretRoll:
+        self._slot(purpose)
         ref = f"{self.seq}.r{len(self.rolls)}"
         self.rolls[ref] = self._take(sides, count, purpose)
         return SecretRoll(ref, self.rolls[ref])
@@ -160,8 +207,12 @@ class ScriptedContext:
     def reveal_roll(self, ref: str) -> list[int]:
         return self.rolls[ref]
 
-    def reserve_rolls(self, count: int) -> None:
-        pass
+    def reserve_rolls(self, count: int, roller: str | None = None) -> None:
+        if count < 0:
+            raise InvalidInput("a negative roll reservation")
+        self._sync()
+        r = roller or self.seat
+        self.reserved[r] = max(self.reserved.get(r, 0), self.rolled.get(r, 0)) + count
 
     def commit(self, label: str, value: Any, context: str = "") -> str:
         ref = f"{self.seq}.{len(self.commitments)}"

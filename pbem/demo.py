@@ -33,6 +33,8 @@ from pathlib import Path
 
 from pbem import rulesapi
 
+DICE_RELEASE = "dice release"  # the phase of an engine release-only file (pbem.dicefiles)
+
 
 class MailServer:
     """A loopback SMTP server that files each mail into its recipient's Maildir and into mail/."""
@@ -154,6 +156,9 @@ def main() -> None:
     ap.add_argument("--scenario", default="france-1940")
     ap.add_argument("--seed", default="pbem demo 1",
                     help="Fixed randomness so the demo replays identically ('' for real randomness).")
+    ap.add_argument("--dice", choices=("strict", "window"), default="strict",
+                    help="The game's dice mode (strict, the default: nobody can know a roll before the "
+                         "action using it is signed; window: the game option strict_dice=false).")
     a = ap.parse_args()
     out = Path(a.out).resolve()
     if out.exists():
@@ -186,7 +191,8 @@ def play(d: Demo, a: argparse.Namespace, out: Path, rules: rulesapi.RulesModule,
             f'[mail]\nfrom = "{seat.title()} Player <{seat}@example.org>"\nsmtp_host = "127.0.0.1"\n'
             f'smtp_port = {port}\nsmtp_security = "none"\nmaildir = "{boxes[seat]}"\n', encoding="utf-8")
     fprs = {s: d.run(s, "key", "fingerprint").strip() for s in seats}
-    args = ["game", "new", "--rules", a.rules, "--scenario", a.scenario]
+    args = ["game", "new", "--rules", a.rules, "--scenario", a.scenario,
+            "--option", f"strict_dice={'true' if a.dice == 'strict' else 'false'}"]
     for s in seats:
         args += ["--seat", f"{s}=me" if s == host else f"{s}={out / (s + '.card')}"]
     d.run(host, *args)
@@ -196,7 +202,7 @@ def play(d: Demo, a: argparse.Namespace, out: Path, rules: rulesapi.RulesModule,
         expect = [x for o in seats if o != s for x in ("--expect", f"{o}={fprs[o]}")]
         d.run(s, "receive", "--maildir")  # the proposal arrives by mail: an invitation
         invitation = sorted((d.home(s) / "data" / "invitations").glob("*.pbem"))[0]
-        d.run(s, "game", "join", str(invitation), *expect)
+        d.run(s, "game", "join", str(invitation), *expect, "--accept-options")
         j = d.carry(d.newest_outbox(s))
         for o in seats:
             if o != s:
@@ -205,7 +211,16 @@ def play(d: Demo, a: argparse.Namespace, out: Path, rules: rulesapi.RulesModule,
     game_id = proposal.name.split("-")[0]
     steps = list((script and parse_script(script)) or [])
     i = 0
+    per_turn: dict[str, int] = {}
+    turn = "start"
     while steps:
+        pending = d.pending(host, game_id)
+        if pending is not None and pending[1] == DICE_RELEASE:
+            # Strict dice: a seat owes the seeds of rolls reserved after its last file; its
+            # tool writes a release-only file (no orders, no choice).
+            steps.insert(0, (pending[0], ""))
+        elif pending is not None and len(pending[1]) >= 7 and pending[1][:4].isdigit():
+            turn = pending[1][:7]
         seat, text = steps.pop(0)
         if seat == "*":
             pending = d.pending(host, game_id)
@@ -216,7 +231,9 @@ def play(d: Demo, a: argparse.Namespace, out: Path, rules: rulesapi.RulesModule,
         i += 1
         of = out / "orders" / f"{i:03d}-{seat}.txt"
         of.write_text(text, encoding="utf-8")
-        d.run(seat, "orders", "check", game_id, "--orders", str(of))
+        per_turn[turn] = per_turn.get(turn, 0) + 1
+        if text:
+            d.run(seat, "orders", "check", game_id, "--orders", str(of))
         t = time.perf_counter()
         d.run(seat, "play", game_id, "--orders", str(of))
         dt = time.perf_counter() - t
@@ -226,19 +243,32 @@ def play(d: Demo, a: argparse.Namespace, out: Path, rules: rulesapi.RulesModule,
                 d.run(o, "receive", "--maildir")
                 (out / "summaries" / o).mkdir(exist_ok=True)
                 d.run(o, "show", game_id, "--html", "-o", str(out / "summaries" / o / f"{i:03d}.html"))
-        first = next((ln for ln in text.splitlines() if ln.strip() and not ln.startswith("#")), "")
+        first = next((ln for ln in text.splitlines() if ln.strip() and not ln.startswith("#")),
+                     "(dice release: no orders)")
         print(f"  file {i:2}: {seat:8} {first[:60]:60} ({dt:.1f}s)")
+    print(f"  emails per game turn ({a.dice} dice): "
+          + ", ".join(f"{t}: {n}" for t, n in per_turn.items()))
     for s in seats:
         print("  " + d.run(s, "verify", "--all").strip().replace("\n", "\n  ") + f"   [{s}]")
         print("  " + d.run(s, "status").strip().replace("\n", "\n  ") + f"   [{s}]")
-    # End by agreement: each player reveals everything it kept sealed, by mail.
+    # End by agreement: the seat whose move it is proposes and every other seat
+    # accepts (signed files, by mail); then each reveals everything it kept sealed.
+    for _ in seats:
+        pend = d.pending(host, game_id)
+        if pend is None:
+            raise RuntimeError("the game ended before the players agreed to stop")
+        d.run(pend[0], "game", "end", game_id, "--agree")
+        d.carry(d.newest_outbox(pend[0]))
+        for o in seats:
+            if o != pend[0]:
+                d.run(o, "receive", "--maildir")
     for s in seats:
-        d.run(s, "game", "end", game_id, "--agree")
+        d.run(s, "game", "end", game_id)
         d.carry(d.newest_outbox(s))
         for o in seats:
             if o != s:
                 d.run(o, "receive", "--maildir")
-    print("  the players agreed to stop; both revealed their secrets")
+    print("  the players agreed to stop (a signed proposal and acceptance); both revealed their secrets")
     archive = out / "game.pbemarchive"
     d.run(host, "archive", "export", game_id, "-o", str(archive))
     d.run("observer", "key", "new", "--name", "An Observer", "--email", "observer@example.org")

@@ -1,11 +1,19 @@
 """From a produced file to the mails that carry it.
 
-One mail per other player: the attachment is the same file for everyone, the
-summary is written for its recipient (what happened since their last turn,
-what is wanted of them) but only from the *public* view, because mail travels
-in clear. The map is an inline PNG (``cid:map``), since many mail clients
-block SVG. The author's own private view is never mailed: ``pbem show``
-renders it locally.
+One mail per other player: the attachment is the same file for everyone.
+What the body holds is the player's choice (``body`` in the [mail] config,
+per game in ``[mail.body_per_game]``):
+
+* "summary" (the default): a summary written for its recipient (what happened
+  since their last turn, what is wanted of them), only from the *public*
+  view, since mail travels in clear; the map is an inline PNG (``cid:map``),
+  since many mail clients block SVG. The mail provider reads it too.
+* "notice": a bare notice with no game content, and a subject without the
+  phase, so the provider learns only what the envelope shows
+  (docs/protocol.md §7a). The player reads the game with ``pbem show``.
+
+The author's own private view is never mailed unless the player opted in
+(``private_to_self``), and never for a game whose mails are notices.
 """
 
 from __future__ import annotations
@@ -17,7 +25,8 @@ from email.message import EmailMessage
 from pbem import render, summary, turnfile
 from pbem.game import Derived, Session, outbox_name
 from pbem.mail import Attachment, InlineImage, MailConfig, build_message, load_config
-from pbem.mail.compose import GAME_HEADER, PBEM_MIME
+from pbem.mail.compose import GAME_HEADER, PBEM_MIME, notice_subject
+from pbem.mail.config import Body, body_setting
 from pbem.mail.send import SendResult, send_or_queue
 from pbem.store import GameStore
 
@@ -29,8 +38,13 @@ class Mail:
     message: EmailMessage
 
 
-def mails_for(session: Session, d: Derived, f: turnfile.SignedFile) -> list[Mail]:
-    """The mails for file ``f``, ``d`` being the game just after it."""
+def mails_for(session: Session, d: Derived, f: turnfile.SignedFile, body: Body | None = None) -> list[Mail]:
+    """The mails for file ``f``, ``d`` being the game just after it.
+
+    ``body``: "summary" or "notice"; None reads the home's choice for this game.
+    """
+    if body is None:
+        body = body_setting(session.home).for_game(d.con.game_id)
     author = d.con.cards.get(f.author)
     sender = author.email if author else session.ident.email
     when = datetime.datetime.fromtimestamp(int(f.header["time"]), datetime.UTC)
@@ -39,6 +53,10 @@ def mails_for(session: Session, d: Derived, f: turnfile.SignedFile) -> list[Mail
     png_cache: dict[str, bytes] = {}
     for seat, card in sorted(d.con.cards.items()):
         if seat == f.author:
+            continue
+        if body == "notice":
+            msg = _notice(sender, card.email, d, f, seat, when)
+            out.append(Mail(seat, f"{base}.{seat}.eml", msg))
             continue
         ctx = summary.build(d, seat, private=False)
         images = []
@@ -60,6 +78,19 @@ def mails_for(session: Session, d: Derived, f: turnfile.SignedFile) -> list[Mail
     return out
 
 
+def _notice(sender: str, to: str, d: Derived, f: turnfile.SignedFile, seat: str,
+            when: datetime.datetime) -> EmailMessage:
+    """A mail that says a file is attached and nothing about the game (no phase, no summary, no map)."""
+    gid = d.con.game_id.hex()
+    text = render.environment().get_template("notice.txt.j2").render(game_short=gid[:12], seq=f.seq)
+    return build_message(
+        sender=sender, recipients=[to], subject=notice_subject(d.con.game_id, f.seq), text=text,
+        attachments=[Attachment(outbox_name(f), f.raw, PBEM_MIME)],
+        headers={GAME_HEADER: gid},
+        message_id=f"<{f.hash.hex()[:32]}.{seat}@pbem.invalid>", date=when,
+    )
+
+
 def dispatch(session: Session, store: GameStore, d: Derived, f: turnfile.SignedFile,
              cfg: MailConfig | None = None, *, use_config: bool = True) -> list[SendResult]:
     """Queue every mail for ``f`` in the outbox, then send them if mail is configured.
@@ -69,9 +100,14 @@ def dispatch(session: Session, store: GameStore, d: Derived, f: turnfile.SignedF
     """
     if cfg is None and use_config:
         cfg = load_config(session.home)
+    # Without a transport (cfg None: --outbox) the choice still applies: queued
+    # .eml files reach the same providers once sent.
+    body = (cfg.body if cfg is not None else body_setting(session.home)).for_game(d.con.game_id)
     results = []
-    mails = mails_for(session, d, f)
-    if cfg is not None and cfg.private_to_self and d.my_seat is not None and f.author == d.my_seat:
+    mails = mails_for(session, d, f, body)
+    # A private view in clear would undo a notice: the notice choice wins.
+    if (cfg is not None and cfg.private_to_self and body == "summary" and d.my_seat is not None
+            and f.author == d.my_seat):
         mails.append(private_mail(session, d, f))
     for m in mails:
         results.append(send_or_queue(m.message, cfg, store.outbox, name=m.name, sent_dir=store.sent_dir))
@@ -99,25 +135,31 @@ def repair(session: Session, store: GameStore, d: Derived) -> list[str]:
     Only queues: sending is for 'pbem mail resend', so repairing never surprises
     anyone with mail.
     """
+    done = []
+    for f, missing in missing_mails(store, d):
+        for m in mails_for(session, d, f):
+            if m.seat in missing:
+                send_or_queue(m.message, None, store.outbox, name=m.name, sent_dir=store.sent_dir)
+                done.append(f"queued the missing mail {m.name}")
+    return done
+
+
+def missing_mails(store: GameStore, d: Derived) -> list[tuple[turnfile.SignedFile, list[str]]]:
+    """Files of ours whose mail to some seat is neither queued nor sent (no unlock needed)."""
     if d.my_seat is None:
         return []
     have = set()
     for folder in (store.outbox, store.sent_dir):
         if folder.is_dir():
             have |= {p.name for p in folder.glob("*.eml")}
-    done = []
+    out: list[tuple[turnfile.SignedFile, list[str]]] = []
     for sf in store.files():
         if sf.author != d.my_seat:
             continue
         f = turnfile.parse(sf.read())
         base = outbox_name(f)
-        # cheap test first: rendering a summary is only needed for a mail that is missing
         missing = [s for s in d.con.cards if s != f.author
                    and not any(n.startswith(f"{base}.{s}.") for n in have)]
-        if not missing:
-            continue
-        for m in mails_for(session, d, f):
-            if m.seat in missing:
-                send_or_queue(m.message, None, store.outbox, name=m.name, sent_dir=store.sent_dir)
-                done.append(f"queued the missing mail {m.name}")
-    return done
+        if missing:
+            out.append((f, missing))
+    return out

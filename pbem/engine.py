@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pbem import commit as commitments
-from pbem import dice
+from pbem import dice, schema
 from pbem.errors import AuthError, InvalidInput, StateError
 from pbem.rulesapi import SecretRoll
 
@@ -45,13 +45,35 @@ class GameParams:
     def release_target(self, est: dict[str, Any], roller: str) -> int:
         """How many of ``roller``'s slots every other player must have released by now.
 
-        Window mode: the next ``window`` rolls, ahead of time. Strict mode:
-        only the rolls the roller reserved in an earlier signed file, so the
-        roller fixed its action before anyone released the seeds that decide it.
+        Window mode: the next ``window`` rolls, ahead of time (more when the
+        roller asked for more with a dice request). Strict mode: only the rolls
+        reserved in an earlier signed file, so the action was fixed before
+        anyone released the seeds that decide it.
         """
+        reserved = int(est["reserved"].get(roller, 0))
         if self.strict:
-            return max(int(est["reserved"].get(roller, 0)), int(est["used"][roller]))
-        return int(est["used"][roller]) + self.window
+            return max(reserved, int(est["used"][roller]))
+        return max(reserved, int(est["used"][roller]) + self.window)
+
+    def release_needed(self, est: dict[str, Any], roller: str) -> int:
+        """How many of ``roller``'s slots must be out before ``roller`` may write its next file.
+
+        Strict: every reserved slot (the roller must roll them next). Window:
+        at least one roll ahead, or what the roller requested.
+        """
+        reserved = int(est["reserved"].get(roller, 0))
+        if self.strict:
+            return reserved
+        return max(reserved, int(est["used"][roller]) + 1)
+
+    def release_owed(self, est: dict[str, Any], roller: str) -> list[str]:
+        """The seats (in seat order) that still owe ``roller`` seeds before it can move."""
+        need = self.release_needed(est, roller)
+        return [p for p in self.seats if p != roller and len(est["released"][p][roller]) < need]
+
+    def available(self, est: dict[str, Any], roller: str) -> int:
+        """How many of ``roller``'s slots every other seat has released."""
+        return min((len(est["released"][p][roller]) for p in self.seats if p != roller), default=0)
 
     def slot(self, roller: str, k: int) -> int:
         i = dice.slot_index(self.seats.index(roller), k, len(self.seats))
@@ -112,10 +134,13 @@ class Payload:
 
     public: dict[str, Any] = field(default_factory=lambda: {
         "orders": None, "rolls": [], "roller_seeds": [], "revealed": [], "releases": [],
-        "openings": [], "events": []})
+        "openings": [], "events": [], "commits": []})
     private: dict[str, Any] = field(default_factory=lambda: {
         "orders": None, "state": None, "openings": {}, "secret_rolls": {}, "events": []})
-    commits: list[dict[str, Any]] = field(default_factory=list)
+    # Only the digests go into the clear header; each one's label and context
+    # (e.g. "combat 3 0412": a target hex) are game content and travel in the
+    # encrypted public part as public["commits"], index for index.
+    commits: list[bytes] = field(default_factory=list)
 
 
 class EngineContext:
@@ -146,6 +171,13 @@ class EngineContext:
         self._reveal_i = 0
         self.events: list[dict[str, Any]] = []
         self.private_events: list[dict[str, Any]] = []
+        # Strict mode burns the author's slots that were out before this file
+        # and stay unrolled, so no roller keeps a known roll for a later choice.
+        self._available_at_start = params.available(est, seat)
+
+    @property
+    def strict_dice(self) -> bool:
+        return self.params.strict
 
     # -- dice ---------------------------------------------------------------
     def _other_seeds(self, k: int) -> dict[str, bytes]:
@@ -270,19 +302,25 @@ class EngineContext:
         self.est["revealed_rolls"][ref] = values
         return values
 
-    def reserve_rolls(self, count: int) -> None:
-        """Strict-mode hook: announce ``count`` rolls this seat will make in a later file.
+    def reserve_rolls(self, count: int, roller: str | None = None) -> None:
+        """Announce ``count`` rolls ``roller`` (default: this file's author) makes in a later file.
 
-        The opponents release their seeds for those slots only in files signed
-        after this one, so the action that needs the rolls is fixed before
-        anyone (the roller included) can compute them. In window mode this is
-        a no-op: seeds are released ahead anyway.
+        Strict mode: the other seats release their seeds for those slots only
+        in files signed after this one (this file's author releases its own at
+        once when it reserves for someone else), so the action that needs the
+        rolls is fixed before anyone, the roller included, can compute them.
+        Window mode: a no-op, seeds are released ahead anyway.
         """
-        if count < 0:
-            raise FileRejected("a negative roll reservation")
-        used = int(self.est["used"][self.seat])
-        current = int(self.est["reserved"].get(self.seat, used))
-        self.est["reserved"][self.seat] = max(current, used) + count
+        who = self.seat if roller is None else roller
+        if who not in self.params.seats:
+            raise FileRejected(f"a roll reservation for {who!r}, which is not a seat of this game")
+        if not 0 <= count <= 1024:
+            raise FileRejected(f"a roll reservation of {count} rolls")
+        if not self.params.strict:
+            return
+        used = int(self.est["used"][who])
+        current = int(self.est["reserved"].get(who, used))
+        self.est["reserved"][who] = max(current, used) + count
 
     # -- commitments --------------------------------------------------------
     def commit(self, label: str, value: Any, context: str = "") -> str:
@@ -290,13 +328,21 @@ class EngineContext:
         ctx = f"{self.seq}:{context}"
         if self._produce:
             c, o = commitments.commit(label, self.game_id, self.seat, ctx, value, self.rng)
-            self.payload.commits.append(c.to_wire())
+            self.payload.commits.append(c.digest)
+            self.payload.public["commits"].append({"label": c.label, "ctx": c.context})
             self.payload.private["openings"][ref] = o.to_wire()
             self.secrets["openings"][ref] = o.to_wire()
         else:
-            if self._commit_i >= len(self.payload.commits):
+            metas = self.payload.public.get("commits", [])
+            if self._commit_i >= min(len(self.payload.commits), len(metas)):
                 raise FileRejected(f"the rules committed '{label}' but the file has no such commitment")
-            c = commitments.Commitment.from_wire(self.payload.commits[self._commit_i])
+            meta = metas[self._commit_i]
+            if not isinstance(meta, dict):
+                raise FileRejected(f"commitment {ref}: its label and context are malformed")
+            # The seat is the signed author; label and context come from the public part.
+            c = commitments.Commitment.from_wire({"label": meta.get("label"), "seat": self.seat,
+                                                  "ctx": meta.get("ctx"),
+                                                  "digest": self.payload.commits[self._commit_i]})
             if (c.label, c.seat, c.context) != (label, self.seat, ctx):
                 raise FileRejected(f"commitment {ref} is labelled differently from what the rules made")
             if self.audit is not None:
@@ -348,6 +394,9 @@ class EngineContext:
 
     def finish(self) -> None:
         """Replay mode: everything the file records must have been consumed by the rules."""
+        if self.params.strict:
+            used = int(self.est["used"][self.seat])
+            self.est["used"][self.seat] = max(used, self._available_at_start)
         if self._produce:
             self.payload.public["events"] = self.events
             self.payload.private["events"] = self.private_events
@@ -366,15 +415,28 @@ def clone(x: Any) -> Any:
     return copy.deepcopy(x)
 
 
-def payload_from_wire(public: Any, commits: list[Any]) -> Payload:
+def payload_from_wire(public: Any, commits: list[Any], *, where: str = "a turn file") -> Payload:
+    # Every field of the part, to the last nested record, before the engine or
+    # a rules module reads one: the author may run a modified pbem.
+    schema.public_part(public, f"{where}: public part")
+    schema.commit_digests(commits, f"{where}: commitments")
     if not isinstance(public, dict):
         raise InvalidInput("public part is not a map")
-    need = {"orders", "rolls", "roller_seeds", "revealed", "releases", "openings", "events"}
+    need = {"orders", "rolls", "roller_seeds", "revealed", "releases", "openings", "events", "commits",
+            "phase", "digest"}
     if set(public) != need:
         raise InvalidInput("public part has missing or unknown fields")
-    for k in need - {"orders"}:
+    for k in need - {"orders", "phase", "digest"}:
         if not isinstance(public[k], list):
             raise InvalidInput(f"public part: {k} must be a list")
+    if not isinstance(public["phase"], str):
+        raise InvalidInput("public part: phase must be a string")
+    if not isinstance(public["digest"], bytes) or len(public["digest"]) != 32:
+        raise InvalidInput("public part: the state digest must be 32 bytes")
+    # The header holds the digests, the public part their labels and contexts: one each, in order.
+    if len(public["commits"]) != len(commits):
+        raise InvalidInput(f"public part: {len(public['commits'])} commitment labels for "
+                           f"{len(commits)} commitment digests in the header")
     p = Payload()
     p.public = public
     p.commits = list(commits)

@@ -21,7 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from pbem import age, canonical, dice, rulesapi, turnfile
+from pbem import age, canonical, dice, padding, rulesapi, schema, turnfile
 from pbem.engine import GameParams, make_releases, new_engine_state
 from pbem.errors import InvalidInput, NotAddressedToYou, PbemError, StateError, Unsupported, WrongGame
 from pbem.hashing import lhash
@@ -30,7 +30,9 @@ from pbem.turnfile import SignedFile
 
 GENESIS = "pbem/v1/genesis"
 ZERO32 = bytes(32)
-DEFAULT_OPTIONS: dict[str, Any] = {"dice_depth": 13, "dice_window": 64, "strict_dice": False}
+# Strict dice by default: no roller can compute a roll before the action that
+# uses it is signed. Window mode is an explicit option the joiner accepts.
+DEFAULT_OPTIONS: dict[str, Any] = {"dice_depth": 13, "dice_window": 64, "strict_dice": True}
 
 
 @dataclass
@@ -72,32 +74,70 @@ class Constitution:
                           int(self.options["dice_window"]), bool(self.options["strict_dice"]))
 
 
+def dice_mode(options: dict[str, Any]) -> str:
+    return "strict" if options.get("strict_dice", True) else "window"
+
+
+def joins_release(con: Constitution) -> bool:
+    """Whether a join carries seed releases: only when it fixes the last seed root.
+
+    No seed of anyone may be visible to a seat before that seat's root is
+    fixed, or it could grind its master until its own rolls suit it. With two
+    seats the one join fixes the last root, so its releases are safe and save
+    the host a dice-release file; with more, the joins may arrive in any
+    order, so none of them releases and the first files after genesis do.
+    """
+    return len(con.cards) == 2
+
+
+def initial_engine_state(con: Constitution) -> dict[str, Any]:
+    """The engine state at genesis: nothing used or released, the rules' opening reservations."""
+    est = new_engine_state(con.seats)
+    if not con.options["strict_dice"]:
+        return est
+    rules = con.rules
+    scen = rules.load_scenario(con.h["scenario"])
+    public, _ = rules.initial_state(scen, {s: c.name for s, c in con.cards.items()}, con.options)
+    for seat, n in rules.initial_reservations(public).items():
+        if seat not in con.cards or not isinstance(n, int) or not 0 <= n <= 1024:
+            raise InvalidInput(f"rules {rules.name}: bad opening roll reservation {seat!r}: {n!r}")
+        est["reserved"][seat] = n
+    return est
+
+
 def genesis_hash(proposal: SignedFile, joins: dict[str, SignedFile]) -> bytes:
     return lhash(GENESIS, proposal.hash, *[joins[s].hash for s in sorted(joins)])
 
 
 def read_proposal(f: SignedFile) -> Constitution:
-    """Check a proposal's structure, cards and host signature."""
+    """Check a proposal's structure, cards and host signature.
+
+    Cheapest first, because anyone who can send mail can send a proposal:
+    the seat count is capped, then only the host's card is decoded and the
+    host's signature checked, and only then the other cards (each costs a
+    key validation and a signature check).
+    """
     if f.kind != "proposal" or f.seq != 0 or f.prev != ZERO32:
         raise InvalidInput("not a game proposal")
-    cards: dict[str, Card] = {}
-    for seat, raw in f.header["cards"].items():
-        if not isinstance(raw, bytes):
-            raise InvalidInput(f"proposal: card for seat {seat!r} is malformed")
-        cards[seat] = Card.from_bytes(raw)
-    if f.author not in cards:
-        raise InvalidInput("proposal: the host holds no seat")
-    if len(cards) < 2:
+    raw_cards = f.header["cards"]
+    schema.count(raw_cards, schema.MAX_SEATS, "proposal: seats")
+    if len(raw_cards) < 2:
         raise InvalidInput("proposal: a game needs at least two seats")
+    if f.author not in raw_cards:
+        raise InvalidInput("proposal: the host holds no seat")
+    for seat, raw in raw_cards.items():
+        schema.as_bytes(raw, f"proposal: card for seat {seat[:schema.MAX_NAME]!r}", cap=schema.MAX_CARD)
+    host = Card.from_bytes(raw_cards[f.author])
+    f.verify_signature(host.signing_key)
+    cards: dict[str, Card] = {s: (host if s == f.author else Card.from_bytes(raw)) for s, raw in raw_cards.items()}
     fprs = [c.fingerprint for c in cards.values()]
     if len(set(fprs)) != len(fprs):
         raise InvalidInput("proposal: one player card holds two seats")
-    f.verify_signature(cards[f.author].signing_key)
     opts = dict(DEFAULT_OPTIONS)
     opts.update(f.header["options"])
     depth, window = opts["dice_depth"], opts["dice_window"]
-    if not (isinstance(depth, int) and 4 <= depth <= 20 and isinstance(window, int)
-            and 1 <= window <= 1024 and isinstance(opts["strict_dice"], bool)):
+    if not (type(depth) is int and 4 <= depth <= schema.MAX_DEPTH and type(window) is int
+            and 1 <= window <= schema.MAX_WINDOW and isinstance(opts["strict_dice"], bool)):
         raise InvalidInput("proposal: dice options out of range")
     return Constitution(f, cards, opts)
 
@@ -119,26 +159,26 @@ def check_local_rules(con: Constitution) -> None:
     if scen.digest != h["scenario_hash"]:
         raise Unsupported(f"scenario {h['scenario']} differs from this pbem's copy",
                           hint="all players must run the same pbem release")
+    if dice_mode(con.options) not in rules.dice_modes:
+        raise Unsupported(f"rules {rules.name} do not support {dice_mode(con.options)} dice")
     if sorted(scen.seats) != sorted(con.cards):
         raise InvalidInput(f"proposal seats {sorted(con.cards)} are not the scenario's {list(scen.seats)}")
 
 
 def _escrow(ident: Identity, master: bytes, rng: Any) -> bytes:
-    return age.encrypt(canonical.encode({"dice_master": master}), [ident.age_recipient], rng=rng)
+    return age.encrypt(padding.pad(canonical.encode({"dice_master": master})), [ident.age_recipient], rng=rng)
 
 
 def open_escrow(ident: Identity, blob: bytes) -> bytes:
     try:
-        m = canonical.expect_map(canonical.decode(age.decrypt(blob, [ident.age_identity])), "escrow")
+        plain = padding.unpad(age.decrypt(blob, [ident.age_identity]), "the dice escrow")
+        m = canonical.expect_map(canonical.decode(plain), "escrow")
     except age.NoMatchError:
         raise NotAddressedToYou("this seat's dice secret is sealed to another identity",
                                 hint="open the game with the identity that joined it") from None
     except age.AgeError as e:
         raise InvalidInput(f"dice escrow is damaged: {e}") from None
-    master = canonical.get(m, "dice_master", bytes, "escrow")
-    if len(master) != 32:
-        raise InvalidInput("dice escrow: master secret must be 32 bytes")
-    return bytes(master)
+    return bytes(schema.escrow(m, "dice escrow"))
 
 
 def make_proposal(ident: Identity, *, rules_name: str, scenario: str, my_seat: str,
@@ -156,20 +196,20 @@ def make_proposal(ident: Identity, *, rules_name: str, scenario: str, my_seat: s
         raise InvalidInput(f"seat {my_seat} must hold your own card")
     opts = dict(DEFAULT_OPTIONS)
     opts.update(options)
+    if not isinstance(opts["strict_dice"], bool):
+        raise InvalidInput("strict_dice must be true or false")
+    if dice_mode(opts) not in rules.dice_modes:
+        raise Unsupported(f"rules {rules.name} do not support {dice_mode(opts)} dice",
+                          hint=f"supported: {', '.join(rules.dice_modes)}")
     game_id = rng(16)
     master = rng(32)
     tree = dice.SeedTree(master, game_id, my_seat, int(opts["dice_depth"]))
-    seats = sorted(cards)
-    params = GameParams(game_id, seats, {my_seat: tree.root}, int(opts["dice_depth"]),
-                        int(opts["dice_window"]), bool(opts["strict_dice"]))
-    est = new_engine_state(seats)
     header = {
         "v": 1, "kind": "proposal", "game": game_id, "seq": 0, "prev": ZERO32,
         "author": my_seat, "time": now, "rules": rules.name, "rules_version": rules.version,
         "rules_hash": rules.rules_hash(), "scenario": scen.name, "scenario_hash": scen.digest,
         "cards": {s: c.to_bytes() for s, c in cards.items()}, "options": opts,
-        "seed_root": tree.root, "releases": make_releases(params, est, tree, my_seat),
-        "escrow": _escrow(ident, master, rng),
+        "seed_root": tree.root, "escrow": _escrow(ident, master, rng),
     }
     return turnfile.seal(header, ident.sign)
 
@@ -185,10 +225,10 @@ def make_join(ident: Identity, con: Constitution, *, rng: Any, now: int) -> byte
     depth = int(con.options["dice_depth"])
     tree = dice.SeedTree(master, con.game_id, seat, depth)
     params = con.params({seat: tree.root})
+    releases = make_releases(params, initial_engine_state(con), tree, seat) if joins_release(con) else []
     header = {
         "v": 1, "kind": "join", "game": con.game_id, "seq": 0, "prev": con.proposal.hash,
-        "author": seat, "time": now, "seed_root": tree.root,
-        "releases": make_releases(params, new_engine_state(con.seats), tree, seat),
+        "author": seat, "time": now, "seed_root": tree.root, "releases": releases,
         "escrow": _escrow(ident, master, rng),
     }
     return turnfile.seal(header, ident.sign)

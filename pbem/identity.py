@@ -214,6 +214,46 @@ def new_identity(name: str, email: str, *, rng: Rng | None = None,
     )
 
 
+# A few of the passphrases every guessing tool tries first (lowercase; compared
+# after dropping trailing digits and punctuation, so "Password123!" matches).
+COMMON_PASSPHRASES = frozenset("""
+password passw0rd passwort motdepasse contrasena qwerty qwertz azerty qwertyuiop asdfgh asdfghjkl
+zxcvbnm letmein iloveyou welcome admin administrator root login master secret monkey dragon
+football baseball soccer hockey shadow sunshine princess superman batman trustno1 abc abcd abcdef
+abc123 qazwsx whatever freedom starwars hello hellothere changeme default guest test test123
+passphrase mypassword mypassphrase correcthorsebatterystaple pbem wargame
+""".split())
+MIN_PASSPHRASE = 12
+STRONG_ONE_CLASS = 20  # a passphrase this long is strong even of one character class
+
+
+def passphrase_warnings(passphrase: str) -> list[str]:
+    """Why ``passphrase`` is weak (empty if it looks strong enough): advice, never a refusal."""
+    out: list[str] = []
+    core = passphrase.lower().rstrip("0123456789!?.,;:-_#*@$%& ")
+    if passphrase.lower() in COMMON_PASSPHRASES or core in COMMON_PASSPHRASES:
+        out.append("it is one of the passphrases every guessing tool tries first")
+    if len(passphrase) < MIN_PASSPHRASE:
+        out.append(f"it is shorter than {MIN_PASSPHRASE} characters")
+    classes = {"lower" if ch.islower() else "upper" if ch.isupper() else "digit" if ch.isdigit() else "other"
+               for ch in passphrase}
+    if len(classes) == 1 and len(passphrase) < STRONG_ONE_CLASS:
+        out.append("it uses one kind of character only (all lowercase, all digits, ...)")
+    return out
+
+
+def change_passphrase(path: Path, old: str, new: str, *, work_factor: int = IDENTITY_WORK_FACTOR,
+                      rng: Rng | None = None) -> Identity:
+    """Re-encrypt the identity at ``path`` under a new passphrase (the keys stay the same)."""
+    if not new:
+        raise InvalidInput("the new passphrase must not be empty")
+    ident = load_identity(path, old)
+    data = age.encrypt_with_passphrase(ident.to_bytes(), new, work_factor=work_factor, rng=rng)
+    # atomic: a crash leaves the old file or the new one, never neither.
+    atomic_write(path, data, mode=0o600)
+    return ident
+
+
 def save_identity(ident: Identity, path: Path, passphrase: str, *,
                   work_factor: int = IDENTITY_WORK_FACTOR, rng: Rng | None = None) -> None:
     if not passphrase:

@@ -12,14 +12,17 @@ over, and the point is that anyone can audit it with no private key):
 
 The first reveal closes the game: no further turn is accepted, because the
 revealing player's secrets are out. A reveal whose contents do not match what
-was committed is refused, and names what does not match.
+was committed is refused, and names what does not match. Its ``reason`` says
+why it was written ("over", "agreed", "conceded", "abandoned"), and must be
+one the game allows its author at that point (pbem.ending): a reveal claiming
+an agreement that not every seat signed is refused.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from pbem import age, canonical, dice, turnfile
+from pbem import age, canonical, dice, ending, schema, signedtime, turnfile
 from pbem import commit as commitments
 from pbem.errors import AuthError, BrokenChain, Equivocation, InvalidInput, Replayed, StateError, WrongGame
 from pbem.store import GameStore
@@ -34,17 +37,8 @@ class RevealMismatch(AuthError):
 
 
 def _payload(f: SignedFile) -> dict[str, Any]:
-    m = canonical.expect_map(canonical.decode(f.header["payload"]), "reveal payload")
-    if set(m) != {"file_keys", "dice_master", "openings"}:
-        raise InvalidInput("reveal payload has missing or unknown fields")
-    if not isinstance(m["file_keys"], dict) or not isinstance(m["openings"], dict):
-        raise InvalidInput("reveal payload is malformed")
-    if not isinstance(m["dice_master"], bytes) or len(m["dice_master"]) != 32:
-        raise InvalidInput("reveal: dice master must be 32 bytes")
-    for label, key in m["file_keys"].items():
-        if not isinstance(key, bytes) or len(key) != 16:
-            raise InvalidInput(f"reveal: file key {label} must be 16 bytes")
-    return m
+    m = canonical.decode(f.header["payload"])
+    return schema.reveal_payload(m, f"reveal {f.seq} by {f.author}: payload")
 
 
 def _check_sig(d: Derived, f: SignedFile) -> None:
@@ -75,6 +69,8 @@ def add_reveal(d: Derived, store: GameStore, f: SignedFile) -> None:
     if f.seq != d.seq or f.prev != d.last_hash:
         raise BrokenChain(f"{f.author}'s reveal was made at file {f.seq}, but this game is at file {d.seq}",
                           hint="receive the missing turn files first")
+    signedtime.check_follows(f, signedtime.last_time(d.log, d.con.proposal, d.joins.values()))
+    ending.check_reveal_reason(d, store, f)
     m = _payload(f)
     depth = d.params.depth
     if dice.SeedTree(m["dice_master"], d.con.game_id, f.author, depth).root != d.roots[f.author]:
@@ -120,7 +116,8 @@ def add_reveal(d: Derived, store: GameStore, f: SignedFile) -> None:
         d.keyring.file_keys.setdefault(label, key)
 
 
-def make_reveal(session: Session, store: GameStore, d: Derived) -> bytes:
+def make_reveal(session: Session, store: GameStore, d: Derived, unilateral: str = "") -> bytes:
+    """This seat's reveal; ``unilateral`` ("conceded" or "abandoned") ends a live game alone."""
     if d.my_seat is None:
         raise StateError("only a seated player can reveal")
     if d.my_seat in d.reveals:
@@ -129,6 +126,7 @@ def make_reveal(session: Session, store: GameStore, d: Derived) -> bytes:
         raise StateError("the game has not started")
     if d.master is None:
         raise StateError("this home does not hold your dice secret for this game")
+    reason = ending.choose_reason(d, store, d.my_seat, unilateral)
     ident = session.ident
     keys: dict[str, bytes] = {}
     for sf in store.files():
@@ -139,7 +137,6 @@ def make_reveal(session: Session, store: GameStore, d: Derived) -> bytes:
         keys[f"{sf.seq}/{d.my_seat}"] = age.unwrap_file_key(h["private"][d.my_seat], [ident.age_identity])
     openings = {ref: d.secrets["openings"][ref] for ref, c in d.est["commits"].items()
                 if c["seat"] == d.my_seat and ref not in d.est["opened"] and ref in d.secrets["openings"]}
-    reason = "over" if d.pending() is None else "agreed"
     header = {
         "v": 1, "kind": "reveal", "game": d.con.game_id, "seq": d.seq, "prev": d.last_hash,
         "author": d.my_seat, "time": session.clock(), "reason": reason,

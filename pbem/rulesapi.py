@@ -47,6 +47,15 @@ class Scenario:
     seats: tuple[str, ...]
     data: Any = None
 
+    def __post_init__(self) -> None:
+        # Seat and scenario names end up in file names and signed headers (pbem.names).
+        from pbem.names import GRAMMAR, check_name
+
+        hint = f"{GRAMMAR}; rename it in the scenario's files"
+        check_name("scenario", self.name, where=f"rules {self.rules}", hint=hint)
+        for seat in self.seats:
+            check_name("seat", seat, where=f"scenario {self.name}", hint=hint)
+
 
 @dataclass(frozen=True)
 class Pending:
@@ -90,8 +99,17 @@ class Context(Protocol):
     def reveal_roll(self, ref: str) -> list[int]:
         """Reveal a secret roll this author made earlier."""
 
-    def reserve_rolls(self, count: int) -> None:
-        """Announce rolls this seat will make in a later file (strict dice mode; else a no-op)."""
+    @property
+    def strict_dice(self) -> bool:
+        """The game's dice mode (pbem.dicefiles, docs/protocol.md §11)."""
+
+    def reserve_rolls(self, count: int, roller: str | None = None) -> None:
+        """Announce ``count`` rolls ``roller`` (default: this file's author) makes in a later file.
+
+        Strict dice mode: the seeds that decide them are released only in files
+        signed after this one, and the roller must roll them in its very next
+        file (unrolled ones are burnt). Window mode: a no-op.
+        """
 
     def commit(self, label: str, value: Any, context: str = "") -> str:
         """Commit to a secret value; returns a reference ("seq.index")."""
@@ -114,6 +132,10 @@ class RulesModule(abc.ABC):
     #: bumped whenever a rule or table changes what a file means
     version: str = "0"
     title: str = ""
+    #: the dice modes this module supports ("strict": no roll can be computed
+    #: before the action using it is signed; "window": seeds released ahead).
+    #: `game new` refuses any other.
+    dice_modes: tuple[str, ...] = ("strict", "window")
 
     @abc.abstractmethod
     def rules_hash(self) -> bytes:
@@ -161,6 +183,10 @@ class RulesModule(abc.ABC):
         this tool knows (the author's in author mode; none of the author's in
         replay mode).
         """
+
+    def initial_reservations(self, public: Any) -> dict[str, int]:
+        """Strict dice: rolls each seat makes in its first file, reserved at genesis (e.g. weather)."""
+        return {}
 
     def digest(self, public: Any) -> bytes:
         from pbem import canonical

@@ -8,7 +8,9 @@ Layout of ``<data>/games/<game id hex>/``::
     files/NNNNNN-reveal-<seat>.pbem     end-of-game reveals
     evidence/                           conflicting files kept as proof (equivocation)
     outbox/                             files this player produced, to be sent
-    cache.bin                           derived state; deleted or stale -> rebuilt from files/
+    cache.bin                           public derived state; deleted or stale -> rebuilt from files/
+    cache-private.age                   this player's secrets (private state, openings, secret
+                                        rolls), age-encrypted to its own key, never in cache.bin
 
 Files are the truth; the cache only saves replaying the game on every command.
 Every write is atomic (pbem.fsutil), so a crash leaves the store consistent.
@@ -22,12 +24,17 @@ from pathlib import Path
 from typing import Any
 
 from pbem import canonical
-from pbem.errors import AmbiguousOrder, EncodingError, NotFound
-from pbem.fsutil import atomic_write
-from pbem.paths import Home
+from pbem.errors import AmbiguousOrder, EncodingError, InvalidInput, NotFound
+from pbem.fsutil import atomic_write, make_dirs
+from pbem.names import check_seat
+from pbem.paths import Home, safe_join
 
-NAME_RE = re.compile(r"^(\d{6})-(proposal|join|turn|reveal)-([A-Za-z0-9_-]{1,32})\.pbem$")
-CACHE_VERSION = 1
+KINDS = ("proposal", "join", "turn", "reveal")
+# The seat part follows pbem.names: a file named otherwise is not one of ours and is ignored.
+NAME_RE = re.compile(r"^(\d{6})-(proposal|join|turn|reveal)-([a-z][a-z0-9-]{0,31})\.pbem$")
+# 2: the secrets moved out of cache.bin into cache-private.age; a version-1
+# cache (secrets in clear) is ignored and replaced by the next write.
+CACHE_VERSION = 2
 
 
 @dataclass(frozen=True)
@@ -42,7 +49,11 @@ class StoredFile:
 
 
 def file_name(seq: int, kind: str, author: str) -> str:
-    return f"{seq:06d}-{kind}-{author}.pbem"
+    """The name of a game file, built only from checked values."""
+    if kind not in KINDS or not 0 <= seq <= 999_999:
+        raise InvalidInput(f"no file name for a {kind!r} file with sequence number {seq}",
+                           hint="a game holds at most 999,999 files; the file was not written by a genuine pbem")
+    return f"{seq:06d}-{kind}-{check_seat(author)}.pbem"
 
 
 class GameStore:
@@ -69,6 +80,10 @@ class GameStore:
     def cache_path(self) -> Path:
         return self.root / "cache.bin"
 
+    @property
+    def private_cache_path(self) -> Path:
+        return self.root / "cache-private.age"
+
     def exists(self) -> bool:
         return self.files_dir.is_dir()
 
@@ -89,18 +104,18 @@ class GameStore:
                 and (author is None or f.author == author)]
 
     def add(self, seq: int, kind: str, author: str, data: bytes) -> Path:
-        path = self.files_dir / file_name(seq, kind, author)
+        path = safe_join(self.files_dir, file_name(seq, kind, author))
         atomic_write(path, data, exclusive=True)
         return path
 
     def add_evidence(self, name: str, data: bytes) -> Path:
-        path = self.evidence_dir / name
+        path = safe_join(self.evidence_dir, name)
         if not path.exists():
             atomic_write(path, data)
         return path
 
     def put_outbox(self, name: str, data: bytes) -> Path:
-        path = self.outbox / name
+        path = safe_join(self.outbox, name)
         atomic_write(path, data)
         return path
 
@@ -147,7 +162,23 @@ class GameStore:
             return None
         return m
 
-    def save_cache(self, state: dict[str, Any]) -> None:
+    def load_private_cache(self) -> bytes | None:
+        """The sealed secrets cache (opened by pbem.game, which holds the key), or None."""
+        try:
+            return self.private_cache_path.read_bytes()
+        except OSError:
+            return None
+
+    def save_cache(self, state: dict[str, Any], sealed_private: bytes | None = None) -> None:
+        """Write the public cache and, for a seated player, its sealed secrets.
+
+        Both carry the same key (pbem.game), so a crash between the two writes
+        leaves a pair that does not match and is rebuilt from the files.
+        """
+        if sealed_private is None:
+            self.private_cache_path.unlink(missing_ok=True)
+        else:
+            atomic_write(self.private_cache_path, sealed_private)
         atomic_write(self.cache_path, canonical.encode({**state, "cache_version": CACHE_VERSION}))
 
 
@@ -167,7 +198,7 @@ class HomeLock:
         import fcntl
         import os
 
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        make_dirs(self.path.parent)
         self.fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
         fcntl.flock(self.fd, fcntl.LOCK_EX)
         return self

@@ -21,12 +21,14 @@ bytes is refused without being read into the decoder.
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 from typing import Any
 
-from pbem import canonical, ed25519
+from pbem import canonical, ed25519, schema
 from pbem.errors import BadSignature, InvalidInput, LimitExceeded, Unsupported
 from pbem.hashing import lhash
+from pbem.names import check_name, check_seat
 
 MAGIC = b"pbem-file/v1\n"
 SIG_LABEL = b"pbem/v1/file\x00"
@@ -37,17 +39,24 @@ MAX_PART = 8 * 1024 * 1024
 
 COMMON: dict[str, type] = {"v": int, "kind": str, "game": bytes, "seq": int, "prev": bytes, "author": str, "time": int}
 KINDS: dict[str, dict[str, type | tuple[type, ...]]] = {
-    # The host's proposal: the game's constitution. Seed releases are public
-    # (they only help compute *other* players' rolls, which also need the
-    # roller's own unreleased seed).
+    # The host's proposal: the game's constitution. It releases no seed: a
+    # joiner that saw the host's seeds before fixing its own root could grind
+    # its master until its own first rolls came out as it wanted.
     "proposal": {"rules": str, "rules_version": str, "rules_hash": bytes, "scenario": str,
                  "scenario_hash": bytes, "cards": dict, "options": dict,
-                 "seed_root": bytes, "releases": list, "escrow": bytes},
+                 "seed_root": bytes, "escrow": bytes},
     # A player's countersignature of a proposal (prev = the proposal's hash).
+    # Releases only when it fixes the last root (a two-seat game), else [].
     "join": {"seed_root": bytes, "releases": list, "escrow": bytes},
     # One phase's orders.
-    "turn": {"phase": str, "rules_hash": bytes, "scenario_hash": bytes, "public": bytes,
-             "private": dict, "commits": list, "digest": bytes},
+    # Nothing here names game content: the phase, the state digest and each
+    # commitment's label and context are inside the encrypted public part;
+    # ``commits`` holds only the commitments' 32-byte digests, in order.
+    # ``prev_attest``: the previous turn file's signed statement (see
+    # ``Attestation``), [] in file 1, so that a seat that showed two histories
+    # to two players is caught with both of its signatures (docs/protocol.md §9).
+    "turn": {"rules_hash": bytes, "scenario_hash": bytes, "public": bytes,
+             "private": dict, "commits": list, "prev_attest": list},
     # End of game: opens everything the author still holds sealed, in the clear,
     # so that anyone holding the archive can audit the game with no private key.
     "reveal": {"reason": str, "payload": bytes},
@@ -58,9 +67,57 @@ def file_hash(data: bytes) -> bytes:
     return lhash(FILE_HASH, data)
 
 
-def trusted_comment(header: dict[str, Any]) -> str:
-    return (f"pbem {header['kind']} game={header['game'].hex()} seq={header['seq']} "
-            f"author={header['author']}")
+def body_hash(body: bytes) -> bytes:
+    """Plain SHA-256, so that anyone can check a trusted comment with stock tools."""
+    return hashlib.sha256(body).digest()
+
+
+def comment(kind: str, game: bytes, seq: int, author: str, bhash: bytes) -> str:
+    return f"pbem {kind} game={game.hex()} seq={seq} author={author} body={bhash.hex()}"
+
+
+def trusted_comment(header: dict[str, Any], body: bytes) -> str:
+    """The statement ``tcsig`` signs: where the file sits in which game, and the hash of its body.
+
+    The body hash makes the statement stand alone: a later file can carry it
+    (``prev_attest``) and a player who holds a different body signed for the
+    same place holds proof of equivocation without the other body.
+    """
+    return comment(str(header["kind"]), bytes(header["game"]), int(header["seq"]),
+                   str(header["author"]), body_hash(body))
+
+
+@dataclass(frozen=True)
+class Attestation:
+    """A file's signed statement without its body: [kind, author, body hash, sig, tcsig].
+
+    ``tcsig`` signs ``sig || comment(kind, game, seq, author, body hash)``; game
+    and seq are those of the place it attests, so they are not repeated.
+    """
+
+    kind: str
+    author: str
+    body_hash: bytes
+    sig: bytes
+    tcsig: bytes
+
+    def to_wire(self) -> list[Any]:
+        return [self.kind, self.author, self.body_hash, self.sig, self.tcsig]
+
+    @classmethod
+    def from_wire(cls, w: list[Any]) -> Attestation:
+        if (len(w) != 5 or not isinstance(w[0], str) or w[0] not in KINDS or not isinstance(w[1], str)
+                or not isinstance(w[2], bytes) or len(w[2]) != 32 or not isinstance(w[3], bytes)
+                or len(w[3]) != 64 or not isinstance(w[4], bytes) or len(w[4]) != 64):
+            raise InvalidInput("turn header: prev_attest must be [kind, author, 32-byte hash, "
+                               "64-byte sig, 64-byte tcsig]")
+        check_seat(w[1], where="turn header 'prev_attest'")
+        return cls(w[0], w[1], bytes(w[2]), bytes(w[3]), bytes(w[4]))
+
+    def verify(self, game: bytes, seq: int, signing_key: bytes) -> bool:
+        """Did the holder of ``signing_key`` sign this statement for file ``seq`` of ``game``?"""
+        tc = comment(self.kind, game, seq, self.author, self.body_hash).encode()
+        return ed25519.verify(signing_key, self.sig + tc, self.tcsig)
 
 
 @dataclass(frozen=True)
@@ -99,12 +156,23 @@ class SignedFile:
     def signed_message(self) -> bytes:
         return SIG_LABEL + self.body
 
+    @property
+    def attestation(self) -> Attestation:
+        """This file's signed statement, as the next turn file carries it in ``prev_attest``."""
+        return Attestation(self.kind, self.author, body_hash(self.body), self.sig, self.tcsig)
+
+    @property
+    def prev_attest(self) -> Attestation | None:
+        """The previous turn file's statement this file carries (None in file 1 and other kinds)."""
+        w = self.header.get("prev_attest")
+        return Attestation.from_wire(w) if w else None
+
     def verify_signature(self, signing_key: bytes) -> None:
         if not ed25519.verify(signing_key, self.signed_message, self.sig):
             raise BadSignature(
                 f"file {self.seq} ({self.kind}) is not signed by the card of seat {self.author}"
             )
-        tc = trusted_comment(self.header).encode()
+        tc = trusted_comment(self.header, self.body).encode()
         if not ed25519.verify(signing_key, self.sig + tc, self.tcsig):
             raise BadSignature(f"file {self.seq}: the trusted-comment signature is invalid")
 
@@ -116,7 +184,7 @@ def seal(header: dict[str, Any], sign: Any) -> bytes:
     if len(body) > MAX_BODY:
         raise LimitExceeded(f"file body is {len(body)} bytes, more than {MAX_BODY}")
     sig = sign(SIG_LABEL + body)
-    tcsig = sign(sig + trusted_comment(header).encode())
+    tcsig = sign(sig + trusted_comment(header, body).encode())
     return MAGIC + canonical.encode({"body": body, "sig": sig, "tcsig": tcsig})
 
 
@@ -162,11 +230,35 @@ def _check_header(h: dict[str, Any]) -> None:
         raise InvalidInput("previous-file hash must be 32 bytes")
     if h["seq"] < 0:
         raise InvalidInput("sequence number must not be negative")
+    # Counts and shapes before anything walks the lists and maps (a proposal with
+    # thousands of cards costs one len() here).
+    schema.header(h)
+    _check_names(kind, h)
     if kind == "turn":
         if len(h["public"]) > MAX_PART:
             raise LimitExceeded("public part is too large")
         for seat, part in h["private"].items():
             if not isinstance(part, bytes) or len(part) > MAX_PART:
                 raise InvalidInput(f"private part for {seat!r} is malformed or too large")
-        if len(h["digest"]) != 32:
-            raise InvalidInput("state digest must be 32 bytes")
+        if not all(isinstance(c, bytes) and len(c) == 32 for c in h["commits"]):
+            raise InvalidInput("turn header: every commitment must be a 32-byte digest")
+        # File 1 follows the genesis, which no single signed statement covers.
+        if h["seq"] == 1:
+            if h["prev_attest"]:
+                raise InvalidInput("turn header: file 1 attests no previous file (prev_attest must be [])")
+        else:
+            Attestation.from_wire(h["prev_attest"])
+
+
+def _check_names(kind: str, h: dict[str, Any]) -> None:
+    # Seat, rules and scenario names become file names and screen text: check
+    # them here, at parse time, so no later code ever sees a name that is a path.
+    check_seat(h["author"], where=f"{kind} header 'author'")
+    if kind == "proposal":
+        check_name("rules", h["rules"], where="proposal header")
+        check_name("scenario", h["scenario"], where="proposal header")
+        for seat in h["cards"]:
+            check_seat(seat, where="proposal 'cards'")
+    elif kind == "turn":
+        for seat in h["private"]:
+            check_seat(seat, where="turn header 'private'")

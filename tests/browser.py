@@ -428,7 +428,7 @@ def start_use(root: Path, seed: str = "") -> tuple[Any, Any, bytes]:
     axis, western = make_player(root, "axis", seed), make_player(root, "western", seed)
     data = genesis.make_proposal(axis.session.ident, rules_name="use", scenario="france-1940", my_seat="axis",
                                  cards={"axis": axis.card, "western": western.card}, options={},
-                                 rng=axis.session.rng, now=1_800_000_000)
+                                 rng=axis.session.rng, now=1_700_000_000)
     d = game.create(axis.session, data)
     gid: bytes = d.con.game_id
     game.receive(western.session, data)

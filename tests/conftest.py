@@ -9,6 +9,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).parent))
 
 from toygame import DUEL
+from toygame3 import TRIO
 
 from pbem import rulesapi
 
@@ -19,5 +20,7 @@ SHARED = ROOT.parent / "shared"
 @pytest.fixture(autouse=True, scope="session")
 def _duel_registered() -> Iterator[None]:
     rulesapi.register(DUEL)
+    rulesapi.register(TRIO)
     yield
     rulesapi.unregister(DUEL.name)
+    rulesapi.unregister(TRIO.name)

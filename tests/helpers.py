@@ -26,7 +26,7 @@ class DetRng:
 
 
 class Clock:
-    def __init__(self, start: int = 1_800_000_000) -> None:
+    def __init__(self, start: int = 1_700_000_000) -> None:
         self.t = start
 
     def __call__(self) -> float:
@@ -50,20 +50,49 @@ class Player:
 
 def make_player(root: Path, name: str, seed: str = "") -> Player:
     rng = DetRng(seed + name)
-    ident: Identity = new_identity(name.title(), f"{name}@example.org", rng=rng, now=lambda: 1.8e9)
+    ident: Identity = new_identity(name.title(), f"{name}@example.org", rng=rng, now=lambda: 1.7e9)
     home = paths.resolve(root / name)
     return Player(name, game.Session(home, ident, rng=rng, now=Clock()))
 
 
 def start_duel(tmp: Path, scenario: str = "standard", seed: str = "", **options: object
                ) -> tuple[Player, Player, bytes]:
-    """red hosts, blue joins; returns (red, blue, game id)."""
+    """red hosts, blue joins; returns (red, blue, game id).
+
+    The duel rolls freely, so its tests play in window dice mode unless they
+    ask for strict mode (the real default) with ``strict_dice=True``.
+    """
+    options.setdefault("strict_dice", False)
     red, blue = make_player(tmp, "red", seed), make_player(tmp, "blue", seed)
     data = genesis.make_proposal(red.session.ident, rules_name="duel", scenario=scenario,
                                  my_seat="red", cards={"red": red.card, "blue": blue.card},
-                                 options=dict(options), rng=red.session.rng, now=1_800_000_000)
+                                 options=dict(options), rng=red.session.rng, now=1_700_000_000)
     d = game.create(red.session, data)
     game.receive(blue.session, data)
     jf, _ = game.join(blue.session, data)
     game.receive(red.session, jf.raw)
     return red, blue, d.con.game_id
+
+
+def start_trio(tmp: Path, scenario: str = "standard", seed: str = "", **options: object
+               ) -> tuple[list[Player], bytes]:
+    """a hosts, b and c join, every join reaches every seat; returns ([a, b, c], game id).
+
+    Trio plays in the real default dice mode (strict) unless ``strict_dice`` is given.
+    """
+    players = [make_player(tmp, s, seed) for s in ("a", "b", "c")]
+    host = players[0]
+    data = genesis.make_proposal(host.session.ident, rules_name="trio", scenario=scenario, my_seat="a",
+                                 cards={p.name: p.card for p in players}, options=dict(options),
+                                 rng=host.session.rng, now=1_700_000_000)
+    d = game.create(host.session, data)
+    joins = []
+    for p in players[1:]:
+        game.receive(p.session, data)
+        jf, _ = game.join(p.session, data)
+        joins.append((p, jf.raw))
+    for p in players:
+        for q, raw in joins:
+            if q is not p:
+                game.receive(p.session, raw)
+    return players, d.con.game_id

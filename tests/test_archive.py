@@ -29,9 +29,10 @@ def _played(tmp: Path) -> tuple[Player, Player, bytes]:
 
 
 def _end_both(red: Player, blue: Player, gid: bytes) -> None:
-    fr, _ = game.end(red.session, store.game_dir(red.home, gid))
-    fb, _ = game.end(blue.session, store.game_dir(blue.home, gid))
+    # the game is live: red ends it alone (a concession), then blue reveals the game over
+    fr, _ = game.end(red.session, store.game_dir(red.home, gid), "conceded")
     game.receive(blue.session, fr.raw)
+    fb, _ = game.end(blue.session, store.game_dir(blue.home, gid))
     game.receive(red.session, fb.raw)
 
 
@@ -104,7 +105,7 @@ def _forged_reveal(p: Player, gid: bytes, change: Any) -> bytes:
     d = game.derive(p.session, gs)
     from pbem import reveal
 
-    good = turnfile.parse(reveal.make_reveal(p.session, gs, d))
+    good = turnfile.parse(reveal.make_reveal(p.session, gs, d, "conceded"))
     h = dict(good.header)
     m = canonical.decode(h["payload"])
     change(m)
@@ -198,7 +199,7 @@ def test_reveal_from_a_stranger_is_refused(tmp_path: Path) -> None:
     gs = store.game_dir(blue.home, gid)
     from pbem import reveal
 
-    good = turnfile.parse(reveal.make_reveal(blue.session, gs, game.derive(blue.session, gs)))
+    good = turnfile.parse(reveal.make_reveal(blue.session, gs, game.derive(blue.session, gs), "conceded"))
     forged = turnfile.seal(dict(good.header), eve.session.ident.sign)  # eve signs as "blue"
     before = snapshot(store.game_dir(red.home, gid).root)
     with pytest.raises(PbemError):

@@ -22,7 +22,9 @@ def _first(err: OrderError | OrderErrors) -> OrderError:
 def _run(case: Case, game: str) -> None:
     rules = rulesapi.get(game)
     public, private = rules.case_prestate(case.prestate)
-    ctx = ScriptedContext(seat="", dice=list(case.dice))
+    ctx = ScriptedContext(seat="", dice=list(case.dice), strict_dice=case.strict)
+    if case.strict:
+        ctx.reserved_before(rules.initial_reservations(public))
     for i, block in enumerate(case.orders):
         last = i == len(case.orders) - 1
         ctx.seat, ctx.seq = block.seat, i + 1

@@ -39,16 +39,32 @@ def two(tmp_path: Path) -> tuple[Home, Home, str]:
         assert "fingerprint: SHA256:" in r.output
     blue_card = tmp_path / "blue.card"
     blue("key", "card", "-o", str(blue_card))
+    # the duel rolls freely: window dice mode (strict, the default, is tested in test_fair_dice.py)
     r = red("game", "new", "--rules", "duel", "--scenario", "short", "--seat", "red=me",
-            "--seat", f"blue={blue_card}")
+            "--seat", f"blue={blue_card}", "--option", "strict_dice=false")
     gid = re.search(r"game ([0-9a-f]{32}) proposed", r.output)
     assert gid
     proposal = _last_outbox(red)
     red_fpr = red("key", "fingerprint").output.strip()
-    r = blue("game", "join", str(proposal), "--expect", f"red={red_fpr}")
+    r = blue("game", "join", str(proposal), "--expect", f"red={red_fpr}", "--accept-options")
     assert "(checked)" in r.output
     red("receive", str(_last_outbox(blue)))
     return red, blue, gid.group(1)
+
+
+def test_status_needs_no_unlock_while_the_cache_is_current(two: tuple[Home, Home, str], tmp_path: Path) -> None:
+    """cache.bin holds public state only, so `status` reads it without the passphrase (issue 8, point 6)."""
+    red, blue, gid = two
+    orders = tmp_path / "o.txt"
+    orders.write_text("roll\n")
+    red("play", gid[:8], "--orders", str(orders))
+    blue("receive", str(_last_outbox(red)))
+    r = blue.runner.invoke(cli, ["--home", str(blue.dir), "status"], env={"PBEM_PASSPHRASE": "wrong"})
+    assert r.exit_code == 0, r.output
+    assert "YOUR MOVE" in r.output
+    (next((blue.dir / "data" / "games").glob("*/cache.bin"))).unlink()  # stale: now it must unlock
+    r = blue.runner.invoke(cli, ["--home", str(blue.dir), "status"], env={"PBEM_PASSPHRASE": "wrong"})
+    assert r.exit_code != 0
 
 
 def test_two_homes_three_turns_verify(two: tuple[Home, Home, str], tmp_path: Path) -> None:
@@ -137,6 +153,8 @@ def test_stock_tools_open_and_check_a_turn_file(two: tuple[Home, Home, str], tmp
     """A turn file's part opens with the stock age tool; its signature checks with stock minisign."""
     import subprocess
 
+    from pbem import padding
+
     red, blue, gid = two
     orders = tmp_path / "o.txt"
     orders.write_text("roll\nseal 3\n")
@@ -149,7 +167,7 @@ def test_stock_tools_open_and_check_a_turn_file(two: tuple[Home, Home, str], tmp
     keyfile = tmp_path / "blue.key"
     keyfile.write_text(blue("key", "export-age", "--secret").output)
     out = subprocess.run([_need("age"), "-d", "-i", str(keyfile), str(part)], capture_output=True, check=True)
-    assert out.stdout  # canonical msgpack of the public payload
+    assert padding.unpad(out.stdout, "public part")  # canonical msgpack of the public payload, padded
     # red's private part is not for blue
     r = blue.runner.invoke(cli, ["--home", str(blue.dir), "inspect", str(f), "--part", "red", "--raw"])
     part.write_bytes(r.stdout_bytes)
@@ -177,11 +195,16 @@ def test_end_export_observer_verify(two: tuple[Home, Home, str], tmp_path: Path)
     red("play", gid, "--orders", str(orders))
     blue("receive", str(_last_outbox(red)))
     r = red("game", "end", gid, ok=False)
-    assert r.exit_code == ExitCode.GENERIC and "--agree" in r.output
+    assert r.exit_code == ExitCode.STATE and "--propose" in r.output
+    # ending by agreement: blue (whose move it is) proposes, red accepts, then both reveal
+    blue("game", "end", gid, "--agree")
+    red("receive", str(_last_outbox(blue)))
     red("game", "end", gid, "--agree")
     blue("receive", str(_last_outbox(red)))
+    red("game", "end", gid)
+    blue("receive", str(_last_outbox(red)))
     assert "waiting for reveals from blue" in blue("status").output
-    blue("game", "end", gid, "--agree")
+    blue("game", "end", gid)
     red("receive", str(_last_outbox(blue)))
     assert "no violation" in red("verify", gid).output
     arc = tmp_path / "game.pbemarchive"

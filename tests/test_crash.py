@@ -62,8 +62,8 @@ def _check_consistent(p: Player, gid: bytes) -> int:
 def test_sigkill_during_receive_and_play(tmp_path: Path) -> None:
     red, blue = _player_on_disk(tmp_path, "red"), _player_on_disk(tmp_path, "blue")
     data = genesis.make_proposal(red.session.ident, rules_name="duel", scenario="endless", my_seat="red",
-                                 cards={"red": red.card, "blue": blue.card}, options={},
-                                 rng=red.session.rng, now=1_800_000_000)
+                                 cards={"red": red.card, "blue": blue.card}, options={"strict_dice": False},
+                                 rng=red.session.rng, now=1_700_000_000)
     gid = game.create(red.session, data).con.game_id
     jf, _ = game.join(blue.session, data)
     game.receive(red.session, jf.raw)

@@ -8,7 +8,7 @@ import pytest
 from helpers import start_duel
 from toygame import DUEL
 
-from pbem import age, game, genesis, store, turnfile
+from pbem import age, game, genesis, padding, store, turnfile
 from pbem.engine import FileRejected
 from pbem.errors import (
     BadSignature,
@@ -112,8 +112,16 @@ def test_public_part_not_for_you(tmp_path: Path) -> None:
 
 
 def test_wrong_digest_claimed(tmp_path: Path) -> None:
+    from pbem import canonical
+
     red, blue, gid, raw = _turn(tmp_path)
-    e = _refused(blue, _resign(raw, red, digest=bytes(32)), tmp_path, FileRejected)
+    # the claimed state digest travels in the encrypted public part (docs/protocol.md §7a)
+    h = turnfile.parse(raw).header
+    pub = canonical.decode(padding.unpad(age.decrypt(h["public"], [red.session.ident.age_identity]), "public"))
+    pub["digest"] = bytes(32)
+    recips = [red.card.age_recipient, blue.card.age_recipient]
+    bad = _resign(raw, red, public=age.encrypt(padding.pad(canonical.encode(pub)), recips))
+    e = _refused(blue, bad, tmp_path, FileRejected)
     assert "state" in str(e)
 
 
@@ -123,10 +131,10 @@ def test_faked_dice(tmp_path: Path) -> None:
 
     red, blue, gid, raw = _turn(tmp_path)
     h = turnfile.parse(raw).header
-    pub = canonical.decode(age.decrypt(h["public"], [red.session.ident.age_identity]))
+    pub = canonical.decode(padding.unpad(age.decrypt(h["public"], [red.session.ident.age_identity]), "public"))
     real = pub["rolls"][0]["values"][0]
     pub["rolls"][0]["values"] = [6 if real != 6 else 5]
     recips = [red.card.age_recipient, blue.card.age_recipient]
-    bad = _resign(raw, red, public=age.encrypt(canonical.encode(pub), recips))
+    bad = _resign(raw, red, public=age.encrypt(padding.pad(canonical.encode(pub)), recips))
     e = _refused(blue, bad, tmp_path, FileRejected)
     assert "not the fair ones" in str(e)

@@ -126,9 +126,9 @@ def test_duel_history(tmp_path: Path) -> None:
 
 def test_history_with_reveals_has_audit_and_works_for_an_observer(tmp_path: Path) -> None:
     red, blue, gid = _played(tmp_path)
-    fr, _ = game.end(red.session, store.game_dir(red.home, gid))
-    fb, _ = game.end(blue.session, store.game_dir(blue.home, gid))
+    fr, _ = game.end(red.session, store.game_dir(red.home, gid), "conceded")  # the game is live
     game.receive(blue.session, fr.raw)
+    fb, _ = game.end(blue.session, store.game_dir(blue.home, gid))
     game.receive(red.session, fb.raw)
     html = history.build_history(red.session, store.game_dir(red.home, gid))
     _parse(html)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from helpers import make_player, start_duel
+from helpers import Player, make_player, start_duel, start_trio
 
 from pbem import game, store, turnfile
 from pbem.errors import (
@@ -42,42 +42,52 @@ def test_genesis_and_three_turns(tmp_path: Path) -> None:
     assert game.receive(blue.session, f3).status == "duplicate"
 
 
-def test_illegal_order_changes_nothing(tmp_path: Path) -> None:
-    red, blue, gid = start_duel(tmp_path)
+@pytest.fixture(params=["duel", "trio"])
+def table(request: pytest.FixtureRequest, tmp_path: Path) -> tuple[list[Player], bytes]:
+    """A started game of the two-seat or the three-seat test game; players in move order."""
+    if request.param == "duel":
+        red, blue, gid = start_duel(tmp_path)
+        return [red, blue], gid
+    players, gid = start_trio(tmp_path)
+    return players, gid
+
+
+def test_illegal_order_changes_nothing(tmp_path: Path, table: tuple[list[Player], bytes]) -> None:
+    players, gid = table
     before = __import__("pbem.fsutil", fromlist=["snapshot"]).snapshot(tmp_path)
     with pytest.raises(IllegalOrder) as e:
-        _play(red, gid, "open\n")
-    assert e.value.rule == "Duel 3"
+        _play(players[0], gid, "open\n")
+    assert e.value.rule in ("Duel 3", "Trio 3")
     after = __import__("pbem.fsutil", fromlist=["snapshot"]).snapshot(tmp_path)
     assert before == after
 
 
-def test_not_your_turn(tmp_path: Path) -> None:
-    red, blue, gid = start_duel(tmp_path)
-    with pytest.raises(StateError):
-        _play(blue, gid, "roll\n")
+def test_not_your_turn(table: tuple[list[Player], bytes]) -> None:
+    players, gid = table
+    for p in players[1:]:
+        with pytest.raises(StateError):
+            _play(p, gid, "pass\n")
 
 
-def test_out_of_order_and_equivocation(tmp_path: Path) -> None:
-    red, blue, gid = start_duel(tmp_path)
-    f1 = _play(red, gid, "roll\n")
-    game.receive(blue.session, f1)
-    f2 = _play(blue, gid, "roll\n")
-    game.receive(red.session, f2)
-    f3 = _play(red, gid, "roll\n")
-    # blue misses nothing yet; a file two ahead is out of order
-    red2 = make_player(tmp_path / "x", "red")
-    del red2
+def test_out_of_order_and_equivocation(table: tuple[list[Player], bytes]) -> None:
+    players, gid = table
+    red, blue = players[0], players[1]
+    for p in players:  # one round, every file to every other seat
+        f = _play(p, gid, "pass\n")
+        for q in players:
+            if q is not p:
+                game.receive(q.session, f)
+    n = len(players) + 1
+    f3 = _play(red, gid, "pass\n")
     gs = store.game_dir(red.home, gid)
-    # forge an equivocation: red signs a different file 1 from its own session
     d = game.load(red.session, gs)
-    assert d.seq == 3
-    # blue gets file 3, then a different signed file 3 from red
+    assert d.seq == n
+    # blue gets red's file n, then a file two ahead (out of order), then a different signed file n
     game.receive(blue.session, f3)
     with pytest.raises(OutOfOrder):
         f5_like = turnfile.parse(f3)
         hdr = dict(f5_like.header)
-        hdr["seq"] = 5
+        hdr["seq"] = n + 2
         game.receive(blue.session, turnfile.seal(hdr, red.session.ident.sign))
     hdr = dict(turnfile.parse(f3).header)
     hdr["time"] += 1
@@ -88,20 +98,22 @@ def test_out_of_order_and_equivocation(tmp_path: Path) -> None:
     assert len(ev) == 2
 
 
-def test_third_identity_reads_nothing(tmp_path: Path) -> None:
+def test_third_identity_reads_nothing(tmp_path: Path, table: tuple[list[Player], bytes]) -> None:
     from pbem import age
 
-    red, blue, gid = start_duel(tmp_path)
-    f1 = turnfile.parse(_play(red, gid, "seal 3\nroll\n"))
+    (red, *others), gid = table
+    f1 = turnfile.parse(_play(red, gid, "seal 3\n"))
     eve = make_player(tmp_path, "eve")
     with pytest.raises(age.NoMatchError):
         age.decrypt(f1.header["public"], [eve.session.ident.age_identity])
     for part in f1.header["private"].values():
         with pytest.raises(age.NoMatchError):
             age.decrypt(part, [eve.session.ident.age_identity])
-    # blue can read the public part but not red's private part
-    with pytest.raises(age.NoMatchError):
-        age.decrypt(f1.header["private"]["red"], [blue.session.ident.age_identity])
+    # the others can read the public part but not red's private part
+    for p in others:
+        age.decrypt(f1.header["public"], [p.session.ident.age_identity])
+        with pytest.raises(age.NoMatchError):
+            age.decrypt(f1.header["private"][red.name], [p.session.ident.age_identity])
     # eve holds no copy of the game, and could not join it: her card has no seat
     with pytest.raises(WrongGame):
         game.receive(eve.session, f1.raw)

@@ -15,7 +15,7 @@ from pbem.errors import IllegalOrder, InvalidOrder
 from pbem.hashing import lhash
 from pbem.rulesapi import Context, Outcome, Pending, RulesModule, Scenario
 
-VERBS = {"roll", "seal", "open", "secret", "reveal", "pass", "declare"}
+VERBS = {"roll", "seal", "open", "secret", "reveal", "pass", "declare", "again", "reserve-other"}
 
 
 class Duel(RulesModule):
@@ -97,6 +97,9 @@ class Duel(RulesModule):
                 # strict dice: the next turn's roll is fixed now, computed later
                 ctx.reserve_rolls(1)
                 ctx.event("declared", seat=seat)
+            elif verb == "reserve-other":
+                # strict dice: a roll the *other* seat makes in its next file
+                ctx.reserve_rolls(1, "blue" if seat == "red" else "red")
             elif verb == "seal":
                 if pub["sealed"][seat] is not None:
                     raise IllegalOrder("you already have a sealed bid", rule="Duel 2")
@@ -134,7 +137,8 @@ class Duel(RulesModule):
                 if priv is not None:
                     priv["secret"] = None
                 ctx.event("revealed", seat=seat, value=v)
-        pub["to_move"] = "blue" if seat == "red" else "red"
+        if not any(o[0] == "again" for o in orders):
+            pub["to_move"] = "blue" if seat == "red" else "red"
         if seat == "blue":
             pub["turn"] += 1
         return Outcome(pub, {seat: priv} if priv is not None else {})

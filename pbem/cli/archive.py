@@ -14,6 +14,7 @@ from pbem.errors import InvalidInput, NotFound, PbemError
 from pbem.identity import (
     Card,
 )
+from pbem.names import check_seat
 
 
 @cli.group("archive")
@@ -56,30 +57,47 @@ def recover(c: Ctx, files: tuple[str, ...], maildir: str | None) -> None:
     """Rebuild lost game folders from their files (mail attachments, .pbem or .eml) and your identity."""
     from pbem import archive, mail
 
-    blobs: list[bytes] = []
+    found: list[tuple[str, bytes]] = []
     for name in files:
         data = Path(name).read_bytes()
         if name.lower().endswith(".eml"):
-            blobs.extend(f.data for f in mail.attachments_from_eml(data, source=name))
+            found.extend((f.source, f.data) for f in mail.attachments_from_eml(data, source=name))
         else:
-            blobs.append(data)
+            found.append((name, data))
     if maildir is not None:
         cfg = mail.load_config(c.home)
         path = Path(maildir) if maildir else (Path(cfg.maildir) if cfg and cfg.maildir else None)
         if path is None:
             raise InvalidInput("no Maildir given and none in config.toml", hint="pass --maildir DIR")
-        blobs.extend(f.data for f in mail.from_maildir(path))
-    if not blobs:
+        found.extend((f.source, f.data) for f in mail.from_maildir(path))
+    if not found:
         raise InvalidInput("no files to recover from", hint="give the game's .pbem or .eml files, or --maildir")
+    errors: list[PbemError] = []
+
+    def refused(what: str, e: PbemError) -> None:
+        click.echo(f"{what}: refused: {e}", err=True)
+        click.echo(f"  hint: {e.hint}", err=True)
+        errors.append(e)
+
+    # Everything is parsed (every name checked) before the first game is written;
+    # a file that fails is named and left out, and each game is checked whole
+    # (in memory, then in a staging folder) before it is added with one rename.
+    archives = archive.from_files([b for _, b in found], on_error=lambda i, e: refused(found[i][0], e))
     s = c.session()
-    for game_id, data in archive.from_files(blobs).items():
+    for game_id, data in archives.items():
         if store.game_dir(c.home, game_id).exists():
             click.echo(f"{game_id.hex()[:12]}: already in this home (use 'pbem receive' for new files)")
             continue
-        gs, d = archive.import_archive(s, data)
+        try:
+            gs, d = archive.import_archive(s, data)
+        except PbemError as e:
+            refused(f"game {game_id.hex()[:12]}", e)
+            continue
         pend = d.pending()
         click.echo(f"{game_id.hex()[:12]}: rebuilt from {len(gs.files())} files, at file {d.seq}"
                    + (f"; next: {pend.seat} ({pend.phase})" if pend else ""))
+    if errors:
+        raise errors[0]
 
 
 @archive_group.command("history")
@@ -99,12 +117,15 @@ def archive_history(c: Ctx, game_ref: str, output: str) -> None:
 @click.argument("file", type=click.Path(exists=True, dir_okay=False))
 @click.option("--part", help="A seat whose private part to extract, or 'public'.")
 @click.option("--raw", is_flag=True, help="Write the part's raw age bytes to stdout (open it with 'age -d').")
+@click.option("--decrypt", is_flag=True,
+              help="With --part: open the part with your identity and show it (the phase, the "
+                   "commitments' labels and contexts are in the public part).")
 @click.option("--minisign", "minisign_dir", type=click.Path(file_okay=False),
               help="Write the signed message, its .minisig and the author's .pub into this folder.")
 @click.option("--card", "card_file", type=click.Path(exists=True, dir_okay=False),
               help="The author's card (for --minisign, when the game is not in this home).")
 @pass_ctx
-def inspect(c: Ctx, file: str, part: str | None, raw: bool, minisign_dir: str | None,
+def inspect(c: Ctx, file: str, part: str | None, raw: bool, decrypt: bool, minisign_dir: str | None,
             card_file: str | None) -> None:
     """Show a pbem file's envelope (no key needed), or extract one encrypted part."""
     f = turnfile.parse(Path(file).read_bytes())
@@ -114,6 +135,13 @@ def inspect(c: Ctx, file: str, part: str | None, raw: bool, minisign_dir: str | 
         if not isinstance(blob, bytes):
             raise NotFound(f"file has no part {part!r}",
                            hint=f"parts: public, {', '.join(sorted(h.get('private', {})))}")
+        if decrypt:
+            from pbem.game import Keyring
+
+            plain = Keyring(c.session().ident).open(part, blob, f"part {part!r} of file {f.seq}")
+            click.echo(json.dumps(plain, indent=2, default=lambda v: v.hex() if isinstance(v, bytes)
+                                  else f"<{type(v).__name__}>"))
+            return
         data = blob if raw else age.armor(blob)
         sys.stdout.buffer.write(data)
         return
@@ -122,30 +150,46 @@ def inspect(c: Ctx, file: str, part: str | None, raw: bool, minisign_dir: str | 
         return
     info = {k: (v.hex() if isinstance(v, bytes) and len(v) <= 32 else
                 f"<{len(v)} bytes>" if isinstance(v, bytes) else v)
-            for k, v in h.items() if k not in ("cards", "private", "releases", "commits")}
+            for k, v in h.items() if k not in ("cards", "private", "releases", "commits", "prev_attest")}
+    a = f.prev_attest
+    if a is not None:
+        info["prev_attest"] = f"{a.kind} {f.seq - 1} by {a.author}, body {a.body_hash.hex()}"
     if "private" in h:
         info["private"] = {s: f"<{len(b)} bytes, age>" for s, b in h["private"].items()}
     if "commits" in h:
-        info["commits"] = [f"{c['label']} by {c['seat']} ({c['ctx']}) {c['digest'].hex()[:16]}"
-                           for c in h["commits"]]
+        # Only digests are in the clear; labels, contexts and the phase are in the public part.
+        info["commits"] = [bytes(c).hex()[:16] for c in h["commits"]]
     if "cards" in h:
         info["cards"] = {s: Card.from_bytes(b).fingerprint for s, b in h["cards"].items()}
     info["file_hash"] = f.hash.hex()
-    click.echo(json.dumps(info, indent=2))
+    # Values nested in options and the like may be anything a hostile author chose.
+    click.echo(json.dumps(info, indent=2, default=lambda v: f"<{type(v).__name__}>"))
 
 
 def _export_minisign(f: turnfile.SignedFile, out: Path, name: str, key: bytes) -> None:
-    from pbem import minisign
+    """Write the three files into ``out`` and nowhere else.
 
+    The seat name was checked at parse time and is checked again here, the
+    input file's own name is reduced to a safe base name, and safe_join
+    refuses any name or planted symbolic link that would lead out of ``out``;
+    nothing is written until all three paths are known to be inside it.
+    """
+    from pbem import minisign
+    from pbem.fsutil import atomic_write
+    from pbem.mail.receive import _safe_filename
+    from pbem.paths import safe_join
+
+    base = _safe_filename(Path(name).name, 0)
+    pub = safe_join(out, f"{check_seat(f.author)}.pub")
+    signed, sig = safe_join(out, f"{base}.signed"), safe_join(out, f"{base}.signed.minisig")
+    sig_text = minisign.signature_file(key, f.sig, turnfile.trusted_comment(f.header, f.body), f.tcsig,
+                                       untrusted_comment=f"pbem signature of {base}")
+    pub_text = minisign.public_key_file(key, untrusted_comment=f"pbem signing key of seat {f.author}")
     out.mkdir(parents=True, exist_ok=True)
-    base = Path(name).name
-    (out / f"{base}.signed").write_bytes(f.signed_message)
-    (out / f"{base}.signed.minisig").write_text(minisign.signature_file(
-        key, f.sig, turnfile.trusted_comment(f.header), f.tcsig,
-        untrusted_comment=f"pbem signature of {base}"))
-    (out / f"{f.author}.pub").write_text(minisign.public_key_file(
-        key, untrusted_comment=f"pbem signing key of seat {f.author}"))
-    click.echo(f"minisign -V -p {out / (f.author + '.pub')} -m {out / (base + '.signed')}")
+    atomic_write(signed, f.signed_message)
+    atomic_write(sig, sig_text.encode())
+    atomic_write(pub, pub_text.encode())
+    click.echo(f"minisign -V -p {pub} -m {signed}")
 
 
 def _author_key(c: Ctx, f: turnfile.SignedFile, card_file: str | None) -> bytes:
@@ -153,7 +197,11 @@ def _author_key(c: Ctx, f: turnfile.SignedFile, card_file: str | None) -> bytes:
     if card_file:
         return Card.from_text(Path(card_file).read_bytes()).signing_key
     if f.kind == "proposal":
-        return Card.from_bytes(f.header["cards"][f.author]).signing_key
+        raw = f.header["cards"].get(f.author)
+        if not isinstance(raw, bytes):
+            raise InvalidInput(f"the proposal holds no card for its author, seat {f.author}",
+                               hint="the file was not written by a genuine pbem")
+        return Card.from_bytes(raw).signing_key
     gs = store.game_dir(c.home, f.game)
     props = gs.find(0, "proposal")
     if not props:

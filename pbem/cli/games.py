@@ -3,17 +3,19 @@
 from __future__ import annotations
 
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
 import click
 
-from pbem import game, genesis, rulesapi, store, turnfile
+from pbem import ending, game, genesis, rulesapi, store, turnfile
 from pbem.cli.base import Ctx, _ago, _send, cli, outbox_option, pass_ctx
 from pbem.errors import InvalidInput, NotFound, OrderErrors, PbemError
 from pbem.identity import (
     Card,
 )
+from pbem.names import USER_HINT, check_seat
 
 
 @cli.group("game")
@@ -49,6 +51,7 @@ def game_new(c: Ctx, rules_name: str, scenario: str, seats: tuple[str, ...],
         seat, sep, who = item.partition("=")
         if not sep:
             raise InvalidInput(f"--seat {item!r} is not SEAT=me or SEAT=CARDFILE")
+        check_seat(seat, where="--seat", hint=f"{USER_HINT}; the scenario's seats are lowercase")
         if who == "me":
             cards[seat], mine = s.ident.card(), seat
         else:
@@ -70,15 +73,46 @@ def game_new(c: Ctx, rules_name: str, scenario: str, seats: tuple[str, ...],
     _send(c, gs, d, d.con.proposal, outbox_only)
 
 
+def _option_lines(options: dict[str, Any]) -> list[str]:
+    """The host's game options, in words a joiner can accept or refuse."""
+    strict = bool(options.get("strict_dice", True))
+    out = ["strict_dice: true: strict dice: no player can know any of its rolls before the action "
+           "that uses them is signed" if strict else
+           "strict_dice: false: WINDOW dice: each player's tool can compute its own next rolls "
+           "before it chooses, so a player running a modified pbem can foresee its own rolls "
+           "(e.g. declare only the combats it will win); accept only if you trust every player"]
+    for k, v in sorted(options.items()):
+        if k == "dice_depth":
+            out.append(f"dice_depth: {v} (each player commits 2^{v} dice seeds for the whole game)")
+        elif k == "dice_window":
+            out.append(f"dice_window: {v} (" + ("not used in strict dice" if strict else
+                                                 "rolls released ahead of the roller") + ")")
+        elif k != "strict_dice":
+            out.append(f"{k}: {v!r}")
+    return out
+
+
+def _interactive() -> bool:
+    return sys.stdin.isatty()
+
+
 @game_group.command("join")
 @click.argument("proposal", type=click.Path(exists=True, dir_okay=False))
 @click.option("--expect", "expects", multiple=True,
               help="SEAT=SHA256:... fingerprint you checked out of band (one per other seat).")
-@click.option("--yes", is_flag=True, help="Accept the fingerprints without asking (you checked them).")
+@click.option("--accept-options", is_flag=True, help="Accept the game options shown without asking.")
+@click.option("--yes", is_flag=True,
+              help="Accept the fingerprints and the game options without asking (you checked them).")
 @outbox_option
 @pass_ctx
-def game_join(c: Ctx, proposal: str, expects: tuple[str, ...], yes: bool, outbox_only: bool) -> None:
-    """Check a proposal's players and countersign it."""
+def game_join(c: Ctx, proposal: str, expects: tuple[str, ...], accept_options: bool, yes: bool,
+              outbox_only: bool) -> None:
+    """Check a proposal's players and options, and countersign it.
+
+    You accept the players' fingerprints (--expect, or a question) and the
+    game options the host chose (--accept-options, or a question): in window
+    dice mode a player can foresee its own rolls.
+    """
     data = Path(proposal).read_bytes()
     con = genesis.read_proposal(turnfile.parse(data))
     click.echo(f"game {con.game_id.hex()}: {con.h['rules']} {con.h['rules_version']}, "
@@ -92,14 +126,23 @@ def game_join(c: Ctx, proposal: str, expects: tuple[str, ...], yes: bool, outbox
                                 hint="do not join: the proposal carries a different key than your opponent's")
             mark = " (checked)"
         click.echo(f"  {seat:10} {card.name} <{card.email}> {card.fingerprint}{mark}")
+    click.echo("options:")
+    for line in _option_lines(con.options):
+        click.echo(f"  {line}")
     s = c.session()
     me = con.seat_of(s.ident.card())
     unchecked = [x for x in con.cards if x not in want and x != me]
     if unchecked and not yes:
-        if not sys.stdin.isatty():
+        if not _interactive():
             raise PbemError(f"fingerprints of {', '.join(unchecked)} are not confirmed",
                             hint="compare them with your opponents, then pass --expect SEAT=FPR or --yes")
         click.confirm("Do these fingerprints match what your opponents told you?", abort=True)
+    if not (yes or accept_options):
+        if not _interactive():
+            raise PbemError("you have not accepted the game options shown above",
+                            hint="read them (window dice lets a player foresee its own rolls), "
+                                 "then pass --accept-options, or --yes")
+        click.confirm("Do you accept these game options?", abort=True)
     jf, d = game.join(s, data)
     gs = store.game_dir(c.home, d.con.game_id)
     click.echo(f"joined as {jf.author}: {gs.outbox / game.outbox_name(jf)}")
@@ -108,34 +151,85 @@ def game_join(c: Ctx, proposal: str, expects: tuple[str, ...], yes: bool, outbox
 
 @game_group.command("end")
 @click.argument("game_ref", metavar="GAME")
-@click.option("--agree", is_flag=True, help="End a game that is not over: you agree to stop it here.")
+@click.option("--propose", "vote", flag_value="propose",
+              help="Propose to end the game here by agreement, in place of your move: a signed file "
+                   "every other seat answers.")
+@click.option("--accept", "vote", flag_value="accept", help="Accept the open end proposal.")
+@click.option("--decline", "vote", flag_value="decline",
+              help="Decline the open end proposal: play goes on from the proposer's move.")
+@click.option("--agree", "vote", flag_value="agree",
+              help="Propose an end by agreement, or accept the open proposal: whichever the game waits for.")
+@click.option("--concede", "alone", flag_value="conceded",
+              help="End the game alone by conceding, with your reveal: the game's result names it.")
+@click.option("--abandon", "alone", flag_value="abandoned",
+              help="End the game alone by abandoning it, with your reveal: recorded as such.")
 @outbox_option
 @pass_ctx
-def game_end(c: Ctx, game_ref: str, agree: bool, outbox_only: bool) -> None:
-    """Write your reveal: it opens every secret you hold, so anyone can audit the game."""
+def game_end(c: Ctx, game_ref: str, vote: str | None, alone: str | None, outbox_only: bool) -> None:
+    """End a game: by agreement of every seat, by the rules, or alone.
+
+    Ending by agreement: the seat whose move it is proposes (--propose), each
+    other seat accepts or declines (--accept, --decline); once every seat has
+    accepted, each player reveals with 'pbem game end GAME'.
+
+    Without an option this writes your reveal, when the game is over (by the
+    rules, by an agreement every seat signed, or because another seat
+    conceded or abandoned). --concede and --abandon reveal in a live game.
+
+    A reveal opens every secret you hold, so anyone can audit the game, and
+    publishes your dice master: after it the game cannot go on, for anyone.
+    """
+    if vote and alone:
+        raise click.UsageError("an end proposal or answer is not a reveal: give one of them")
     gs = store.find_game(c.home, game_ref)
     s = c.session()
-    d = game.load(s, gs)
-    if d.started and d.pending() is not None and not agree:
-        raise PbemError("the game is not over",
-                        hint="pass --agree if the players agreed to stop here; a reveal closes the game")
-    f, d = game.end(s, gs)
-    click.echo(f"reveal written: {gs.outbox / game.outbox_name(f)}")
-    waiting = [x for x in d.con.seats if x not in d.reveals]
-    click.echo(f"waiting for reveals from: {', '.join(waiting)}" if waiting else "every seat has revealed")
+    if vote:
+        if vote == "agree":
+            pend = game.load(s, gs).pending()
+            vote = "accept" if pend is not None and pend.kind == ending.ANSWER_KIND else "propose"
+        f, d = game.play(s, gs, "", end_vote=vote)
+        click.echo(f"end {vote if vote != 'propose' else 'proposal'} written (file {f.seq}): "
+                   f"{gs.outbox / game.outbox_name(f)}")
+        pend = d.pending()
+        if ending.agreed(d.est):
+            click.echo("every seat has agreed to end the game: reveal with 'pbem game end "
+                       f"{gs.root.name[:12]}' (each player)")
+        elif pend is not None:
+            click.echo(f"next: {pend.seat}: {pend.phase}")
+    else:
+        f, d = game.end(s, gs, alone or "")
+        click.echo(f"reveal written ({f.header['reason']}): {gs.outbox / game.outbox_name(f)}")
+        result = ending.outcome(d)
+        if result:
+            click.echo(f"result: {result}")
+        waiting = [x for x in d.con.seats if x not in d.reveals]
+        click.echo(f"waiting for reveals from: {', '.join(waiting)}" if waiting else "every seat has revealed")
     _send(c, gs, d, f, outbox_only)
 
 
 @cli.command()
 @click.argument("game_ref", metavar="GAME")
-@click.option("--orders", "orders_file", required=True, type=click.Path(exists=True, dir_okay=False))
+@click.option("--orders", "orders_file", type=click.Path(exists=True, dir_okay=False),
+              help="your orders; leave out for a dice release, which takes none")
+@click.option("--dice-request", type=click.IntRange(1, 1024), default=None,
+              help="window dice mode: ask the others for N more dice seeds before a long phase")
 @outbox_option
 @pass_ctx
-def play(c: Ctx, game_ref: str, orders_file: str, outbox_only: bool) -> None:
-    """Apply your orders for the current phase, write the next turn file and mail it."""
+def play(c: Ctx, game_ref: str, orders_file: str | None, dice_request: int | None,
+         outbox_only: bool) -> None:
+    """Apply your orders for the current phase, write the next turn file and mail it.
+
+    When the game waits for your dice release (`pbem status` says so), play
+    without --orders: the file carries only your dice seeds.
+    """
     gs = store.find_game(c.home, game_ref)
-    text = Path(orders_file).read_text(encoding="utf-8")
-    f, d = game.play(c.session(), gs, text)
+    if orders_file is None and dice_request is None:
+        d0 = game.load(c.session(), gs)
+        pend0 = d0.pending()
+        if pend0 is None or pend0.kind != "dice-release":
+            raise click.UsageError("--orders is required (only a dice release is played without orders)")
+    text = Path(orders_file).read_text(encoding="utf-8-sig") if orders_file else ""
+    f, d = game.play(c.session(), gs, text, dice_request or 0)
     out = gs.outbox / game.outbox_name(f)
     click.echo(f"turn file {f.seq} written: {out}")
     pend = d.pending()
@@ -168,6 +262,10 @@ def orders_template(c: Ctx, game_ref: str) -> None:
     """Print a commented order file of what you may do now."""
     gs = store.find_game(c.home, game_ref)
     d = game.load(c.session(), gs)
+    pend = d.pending()
+    if pend is not None and pend.kind == "dice-release" and pend.seat == d.my_seat:
+        click.echo(f"# {pend.wanted}\n# pbem play {game_ref}   (no --orders)\n", nl=False)
+        return
     click.echo(d.rules.order_template(d.public, d.private, d.my_seat or ""), nl=False)
 
 
@@ -222,14 +320,15 @@ def orders_prompt(c: Ctx, game_ref: str, output: str, then_play: bool, outbox_on
 def show(c: Ctx, game_ref: str, as_html: bool, public: bool, output: str | None) -> None:
     """Show the game as you may see it: your private view unless --public."""
     from pbem import render, summary
-    from pbem.fsutil import atomic_write
+    from pbem.fsutil import FILE_MODE, atomic_write
 
     gs = store.find_game(c.home, game_ref)
     d = game.load(c.session(), gs)
     ctx = summary.build(d, d.my_seat, private=not public and d.my_seat is not None)
     out = render.render_html(ctx) if as_html else render.render_text(ctx)
     if output:
-        atomic_write(Path(output), out.encode("utf-8"))
+        # The private view shows what only this seat may know: readable by its owner alone.
+        atomic_write(Path(output), out.encode("utf-8"), mode=FILE_MODE)
         click.echo(f"written: {output}")
     else:
         click.echo(out, nl=False)
@@ -238,20 +337,35 @@ def show(c: Ctx, game_ref: str, as_html: bool, public: bool, output: str | None)
 @cli.command()
 @pass_ctx
 def status(c: Ctx) -> None:
-    """List this home's games and whose move it is."""
-    s = c.session()
+    """List this home's games and whose move it is.
+
+    Needs no passphrase while the games' caches are current (they hold public
+    state only); it unlocks your identity only to rebuild a stale cache or to
+    queue a mail a crash left unwritten.
+    """
+    from pbem import dispatch
+
     games = store.all_games(c.home)
     inv = sorted(c.home.invitations.glob("*.pbem")) if c.home.invitations.is_dir() else []
     if not games and not inv:
         click.echo("no games yet: propose one with 'pbem game new' or receive a proposal")
-    from pbem import dispatch
-
+    card = c.card()
+    now = int(time.time())
     for gs in games:
-        for msg in game.repair(s, gs):
-            click.echo(f"{gs.root.name[:12]}  repaired: {msg}")
-        d = game.load(s, gs)
-        for msg in dispatch.repair(s, gs, d):
-            click.echo(f"{gs.root.name[:12]}  repaired: {msg}")
+        peeked = game.peek(card, gs)
+        if peeked is not None:
+            for msg in gs.repair(peeked.my_seat, lambda data: game.outbox_name(turnfile.parse(data))):
+                click.echo(f"{gs.root.name[:12]}  repaired: {msg}")
+        if peeked is not None and not dispatch.missing_mails(gs, peeked):
+            d = peeked
+        else:
+            s = c.session()
+            now = s.clock()
+            for msg in game.repair(s, gs):
+                click.echo(f"{gs.root.name[:12]}  repaired: {msg}")
+            d = game.load(s, gs)
+            for msg in dispatch.repair(s, gs, d):
+                click.echo(f"{gs.root.name[:12]}  repaired: {msg}")
         head = f"{gs.root.name[:12]}  {d.con.h['rules']}/{d.con.h['scenario']}  you: {d.my_seat}"
         if not d.started:
             click.echo(f"{head}  waiting for joins: {', '.join(d.waiting_for_joins)}")
@@ -262,13 +376,13 @@ def status(c: Ctx) -> None:
             click.echo(f"{head}  ended; " + (f"waiting for reveals from {', '.join(waiting)}"
                                              if waiting else "all revealed: 'pbem verify' audits it"))
         elif pend is None:
-            click.echo(f"{head}  over: {d.rules.result(d.public)}")
+            click.echo(f"{head}  over: {ending.outcome(d)}")
         elif pend.seat == d.my_seat:
             click.echo(f"{head}  file {d.seq}  YOUR MOVE: {pend.phase}")
         else:
             since = d.log[-1]["time"] if d.log else d.con.proposal.header["time"]
             click.echo(f"{head}  file {d.seq}  waiting for file {d.seq + 1} from {pend.seat} "
-                       f"({pend.phase}), their move since {_ago(since, s.clock())}")
+                       f"({pend.phase}), their move since {_ago(since, now)}")
     for p in inv:
         click.echo(f"{p.stem[:12]}  invitation: pbem game join {p}")
 

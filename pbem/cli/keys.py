@@ -2,16 +2,20 @@
 
 from __future__ import annotations
 
+import os
+import sys
 from pathlib import Path
 
 import click
 
 from pbem.cli.base import Ctx, cli, pass_ctx
-from pbem.errors import PbemError
+from pbem.errors import NotFound, PbemError
 from pbem.identity import (
     IDENTITY_WORK_FACTOR,
     Card,
+    change_passphrase,
     new_identity,
+    passphrase_warnings,
     save_identity,
 )
 
@@ -33,7 +37,9 @@ def key_new(c: Ctx, name: str, email: str, work_factor: int) -> None:
     if c.home.identity_file.exists():
         raise PbemError(f"an identity already exists in {c.home.config}",
                         hint="use another --home for a second identity")
-    save_identity(ident, c.home.identity_file, c.passphrase(confirm=True), work_factor=work_factor, rng=c.rng())
+    passphrase = c.passphrase(confirm=True)
+    _warn_weak(passphrase)
+    save_identity(ident, c.home.identity_file, passphrase, work_factor=work_factor, rng=c.rng())
     from pbem.fsutil import atomic_write
 
     card = ident.card()
@@ -41,6 +47,41 @@ def key_new(c: Ctx, name: str, email: str, work_factor: int) -> None:
     click.echo(f"identity created in {c.home.identity_file}")
     click.echo(f"fingerprint: {card.fingerprint}")
     click.echo("send your card ('pbem key card') to your opponents and read them the fingerprint")
+
+
+def _warn_weak(passphrase: str) -> None:
+    """Advice on stderr, never a refusal: the player knows their threat better than pbem does."""
+    problems = passphrase_warnings(passphrase)
+    if problems:
+        click.echo(f"pbem: warning: weak passphrase: {'; '.join(problems)}", err=True)
+        click.echo("pbem: hint: a stolen identity file can be attacked offline: prefer four or more random "
+                   "words, and change it with 'pbem key passphrase'", err=True)
+
+
+@key.command("passphrase")
+@click.option("--new-passphrase-file", type=click.Path(dir_okay=False),
+              help="Read the new passphrase from this file (else PBEM_NEW_PASSPHRASE, else a prompt).")
+@click.option("--work-factor", type=click.IntRange(10, 22), default=IDENTITY_WORK_FACTOR,
+              hidden=True, help="scrypt work factor (tests lower it).")
+@pass_ctx
+def key_passphrase(c: Ctx, new_passphrase_file: str | None, work_factor: int) -> None:
+    """Change the passphrase that protects your identity (your keys and card stay the same)."""
+    old = c.passphrase()
+    if new_passphrase_file:
+        try:
+            new = Path(new_passphrase_file).read_text(encoding="utf-8").rstrip("\r\n")
+        except OSError as e:
+            raise NotFound(f"cannot read passphrase file {new_passphrase_file}: {e.strerror}") from None
+    elif os.environ.get("PBEM_NEW_PASSPHRASE"):
+        new = os.environ["PBEM_NEW_PASSPHRASE"]
+    elif sys.stdin.isatty():
+        new = str(click.prompt("new passphrase", hide_input=True, confirmation_prompt=True))
+    else:
+        raise PbemError("a new passphrase is needed and there is no terminal to ask on",
+                        hint="set PBEM_NEW_PASSPHRASE or pass --new-passphrase-file FILE")
+    _warn_weak(new)
+    change_passphrase(c.home.identity_file, old, new, work_factor=work_factor, rng=c.rng())
+    click.echo(f"passphrase changed for {c.home.identity_file}")
 
 
 @key.command("card")

@@ -25,6 +25,9 @@ def receive(c: Ctx, files: tuple[str, ...], maildir: str | None, use_imap: bool,
     """Take game files into their games: .pbem files, .eml mails, a Maildir or IMAP.
 
     Everything that is not a pbem file is ignored; the same file twice is fine.
+    Each file is received on its own: a refused file never stops the others.
+    A file refused for what it is (malformed, badly signed) is kept in the
+    home's quarantine folder and skipped, with a note, by later runs.
     """
     from pbem import mail
 
@@ -61,9 +64,16 @@ def receive(c: Ctx, files: tuple[str, ...], maildir: str | None, use_imap: bool,
     failed: PbemError | None = None
     for r in results:
         name = r.found.source if r.found.source == r.found.filename else f"{r.found.source}: {r.found.filename}"
+        if r.skipped is not None:
+            # Reported when it was first met; a one-line note, not a failure, ever after.
+            click.echo(f"{name}: skipped, in quarantine since an earlier run: {r.skipped}", err=True)
+            continue
         if r.error is not None:
-            click.echo(f"{name}: refused: {r.error}", err=True)
+            what = f" ({r.what})" if r.what else ""
+            click.echo(f"{name}{what}: refused: {type(r.error).__name__}: {r.error}", err=True)
             click.echo(f"  hint: {r.error.hint}", err=True)
+            if r.quarantined:
+                click.echo(f"  kept in {c.home.quarantine / r.quarantined}; later runs skip it", err=True)
             failed = failed or r.error
             continue
         rec = r.received

@@ -11,6 +11,9 @@ A game mail is ``multipart/mixed``::
 
 Only what every player may see goes into a mail: one mail goes to all
 players, and the turn file's secrets are already encrypted per seat inside it.
+A "notice" mail (docs/mail.md, mail body) goes further: its subject and text
+name no game content at all, so the mail provider learns only what the
+envelope shows (docs/protocol.md §7a).
 
 Given a fixed ``message_id`` and ``date`` the bytes are fully reproducible:
 MIME boundaries are derived from a hash of the content instead of Python's
@@ -165,6 +168,11 @@ def build_message(
 def to_eml(msg: EmailMessage) -> bytes:
     """The mail as sent over SMTP: CRLF line ends, long headers folded."""
     return msg.as_bytes(policy=email.policy.SMTP)
+
+
+def notice_subject(game: bytes, seq: int) -> str:
+    """The subject of a "notice" mail: the game id and file number, which the attachment shows anyway."""
+    return f"{SUBJECT_PREFIX} game {game.hex()[:12]}: file {seq}"
 
 
 def file_attachment_name(data: bytes) -> str:

@@ -27,10 +27,14 @@ from pbem.paths import Home
 
 Security = Literal["ssl", "starttls", "none"]
 Kind = Literal["smtp", "imap"]
+# What a game mail's body holds: the public summary, or a bare notice with no game content.
+Body = Literal["summary", "notice"]
 # Given the kind ("smtp" or "imap"), returns the password for that server.
 PasswordProvider = Callable[[str], str]
 
 SECURITIES: tuple[Security, ...] = ("ssl", "starttls", "none")
+BODIES: tuple[Body, ...] = ("summary", "notice")
+MIN_GAME_PREFIX = 6  # hex digits of a game id in [mail.body_per_game]
 DEFAULT_PORTS: dict[str, dict[str, int]] = {
     # RFC 8314: implicit TLS on 465/993, STARTTLS on the submission/IMAP ports.
     "smtp": {"ssl": 465, "starttls": 587, "none": 25},
@@ -57,6 +61,20 @@ class MailConfigError(MailError):
 
 
 @dataclass(frozen=True)
+class BodySetting:
+    """What the mail body holds: the home's default, and per-game overrides keyed by game id prefix."""
+
+    default: Body = "summary"
+    per_game: tuple[tuple[str, Body], ...] = ()
+
+    def for_game(self, game_id: bytes) -> Body:
+        gid = game_id.hex()
+        # The longest matching prefix wins, so a full id overrides a short one.
+        hits = sorted((p for p in self.per_game if gid.startswith(p[0])), key=lambda p: -len(p[0]))
+        return hits[0][1] if hits else self.default
+
+
+@dataclass(frozen=True)
 class MailConfig:
     sender: str  # the `from` key: "Name <addr>" or a bare address
     smtp_host: str | None = None
@@ -74,6 +92,7 @@ class MailConfig:
     # Opt-in: also mail yourself your *private* view after each of your files.
     # Off by default because mail travels in clear (docs/mail.md).
     private_to_self: bool = False
+    body: BodySetting = BodySetting()
 
     def host(self, kind: Kind) -> str | None:
         return self.smtp_host if kind == "smtp" else self.imap_host
@@ -94,8 +113,35 @@ def is_loopback(host: str) -> bool:
 
 
 _STR_KEYS = ("from", "smtp_host", "smtp_user", "imap_host", "imap_user", "imap_folder", "maildir")
+_BODY_KEYS = {"body", "body_per_game"}
 _KNOWN = {*_STR_KEYS, "smtp_port", "smtp_security", "imap_port", "imap_security", "outbox_only", "timeout",
-          "private_to_self"}
+          "private_to_self", *_BODY_KEYS}
+
+
+def _parse_body(m: Mapping[str, Any], problems: list[str]) -> BodySetting:
+    """``body`` and ``[mail.body_per_game]``; problems are appended, never guessed around.
+
+    A typo here must not fall back to "summary": that would mail the game to
+    the provider while the player believes it does not.
+    """
+    default = m.get("body", "summary")
+    if default not in BODIES:
+        problems.append(f"mail.body: must be one of {', '.join(repr(b) for b in BODIES)}")
+        default = "notice"
+    per: list[tuple[str, Body]] = []
+    table = m.get("body_per_game", {})
+    if not isinstance(table, dict):
+        problems.append("mail.body_per_game: must be a table of GAME_ID = \"summary\" or \"notice\"")
+        table = {}
+    for k, v in table.items():
+        key = k.strip().lower()
+        if len(key) < MIN_GAME_PREFIX or len(key) > 32 or any(c not in "0123456789abcdef" for c in key):
+            problems.append(f"mail.body_per_game.{k}: not a game id (at least {MIN_GAME_PREFIX} hex digits)")
+        elif v not in BODIES:
+            problems.append(f"mail.body_per_game.{k}: must be one of {', '.join(repr(b) for b in BODIES)}")
+        else:
+            per.append((key, v))
+    return BodySetting(default, tuple(per))
 
 
 def _find_password_keys(table: Mapping[str, Any], prefix: str = "") -> list[str]:
@@ -124,6 +170,12 @@ def parse_config(doc: Mapping[str, Any], source: str = "config.toml") -> MailCon
     if not isinstance(m, dict):
         raise MailConfigError(f"{source}: 'mail' must be a table ([mail])")
     problems: list[str] = []
+    body = _parse_body(m, problems)
+    if m and set(m) <= _BODY_KEYS:
+        # Only the mail body is chosen: no transport, pbem writes .eml files (body_setting reads it).
+        if problems:
+            raise MailConfigError(f"{source}: " + "; ".join(problems))
+        return None
     for k in sorted(set(m) - _KNOWN):
         problems.append(f"mail.{k}: unknown key")
     for k in _STR_KEYS:
@@ -185,11 +237,11 @@ def parse_config(doc: Mapping[str, Any], source: str = "config.toml") -> MailCon
         outbox_only=outbox_only,
         timeout=float(t) if t is not None else 30.0,
         private_to_self=m.get("private_to_self") is True,
+        body=body,
     )
 
 
-def load_config(home: Home) -> MailConfig | None:
-    """The mail settings of ``home``, or None when there are none (pbem then only writes .eml files)."""
+def _read_doc(home: Home) -> dict[str, Any] | None:
     path = home.config_file
     try:
         raw = path.read_bytes()
@@ -203,7 +255,30 @@ def load_config(home: Home) -> MailConfig | None:
         raise MailConfigError(f"{path} is not UTF-8 text") from None
     except tomllib.TOMLDecodeError as e:
         raise MailConfigError(f"{path} is not valid TOML: {e}") from None
-    return parse_config(doc, str(path))
+    return doc
+
+
+def load_config(home: Home) -> MailConfig | None:
+    """The mail settings of ``home``, or None when there are none (pbem then only writes .eml files)."""
+    doc = _read_doc(home)
+    return None if doc is None else parse_config(doc, str(home.config_file))
+
+
+def body_setting(home: Home) -> BodySetting:
+    """The mail body choice of ``home``, read even when no mail transport is set up.
+
+    Mails queued as .eml files (``--outbox``, no [mail] server) reach the same
+    providers as sent ones, so they follow the same choice.
+    """
+    doc = _read_doc(home)
+    m = doc.get("mail") if doc is not None else None
+    if not isinstance(m, dict):
+        return BodySetting()
+    problems: list[str] = []
+    body = _parse_body(m, problems)
+    if problems:
+        raise MailConfigError(f"{home.config_file}: " + "; ".join(problems))
+    return body
 
 
 def keyring_username(cfg: MailConfig, kind: Kind) -> str:

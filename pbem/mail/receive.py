@@ -6,11 +6,21 @@ generous (any part that starts with the pbem magic or is named *.pbem), and
 judging is left to ``pbem.game.receive``, which refuses a bad file with a
 precise typed error; ``ingest`` collects those per file so that one damaged
 attachment never stops the others.
+
+A file refused for what it *is* (malformed, badly signed, a rules module
+tripping on it), rather than for where the game stands, is a poison file:
+it can never be received, and every later run would meet it again in the
+same mailbox. ``ingest`` reports it once and keeps it in the home's
+``quarantine/`` folder under the hash of its bytes (never a name taken from
+the mail or the file), with a one-line note of why; later runs recognise it
+by that hash and skip it with a one-line note. Deleting the note lets pbem
+try the file again (after an upgrade, say).
 """
 
 from __future__ import annotations
 
 import email.policy
+import hashlib
 import mailbox
 import re
 from collections.abc import Callable, Iterable, Sequence
@@ -20,8 +30,9 @@ from email.parser import BytesParser
 from pathlib import Path
 from typing import Literal, cast
 
-from pbem import game, turnfile
-from pbem.errors import NotFound, OutOfOrder, PbemError, StateError
+from pbem import game, signedtime, turnfile
+from pbem.errors import AuthError, InvalidInput, NotFound, OutOfOrder, PbemError, StateError
+from pbem.fsutil import atomic_write
 from pbem.mail.config import MailError
 
 # A mail bigger than this is not a game mail (a pbem file is at most 16 MiB,
@@ -51,9 +62,20 @@ def _is_pbem(part: Message, data: bytes) -> bool:
 
 def attachments_from_eml(data: bytes, source: str = "mail") -> list[FoundFile]:
     """The pbem files attached to one mail, in the mail's order."""
+    out: list[FoundFile] = []
+    try:
+        _walk(data, source, out)
+    except Exception:  # noqa: BLE001
+        # On purpose: the standard email parser raises untyped errors on some
+        # hostile MIME structures, and one such mail must not stop the run
+        # over a whole Maildir; the attachments found before it are kept.
+        return out
+    return out
+
+
+def _walk(data: bytes, source: str, out: list[FoundFile]) -> None:
     msg = BytesParser(policy=email.policy.default).parsebytes(data)
     assert isinstance(msg, EmailMessage)
-    out: list[FoundFile] = []
     for i, part in enumerate(msg.walk()):
         if part.is_multipart() or part.get_content_maintype() == "message":
             continue
@@ -69,7 +91,6 @@ def attachments_from_eml(data: bytes, source: str = "mail") -> list[FoundFile]:
         if not isinstance(payload, bytes) or not _is_pbem(part, payload):
             continue
         out.append(FoundFile(_safe_filename(part.get_filename(), i), payload, f"{source} part {i}"))
-    return out
 
 
 def from_eml_files(paths: Iterable[Path]) -> list[FoundFile]:
@@ -122,6 +143,19 @@ def from_maildir(path: Path) -> list[FoundFile]:
 # --- ingest ------------------------------------------------------------------------
 
 _KIND_ORDER = {"proposal": 0, "join": 1, "turn": 2, "reveal": 3}
+Status = Literal["added", "duplicate", "invitation", "error", "quarantined"]
+
+# A stranger can mail any number of bad files: past these, a poison file's
+# bytes are no longer kept, only its note (which is what makes later runs skip it).
+MAX_QUARANTINE_FILES = 1000
+MAX_QUARANTINE_BYTES = 256 * 1024 * 1024
+
+
+class ReceiveFailed(PbemError):
+    """pbem itself failed on a file (a bug): reported like a refusal so the run goes on."""
+
+    default_hint = ("this is a bug in pbem: the file is kept in the quarantine folder of your home; "
+                    "rerun with PBEM_DEBUG=1 and report it")
 
 
 @dataclass(frozen=True)
@@ -129,24 +163,83 @@ class IngestResult:
     found: FoundFile
     received: game.Received | None = None
     error: PbemError | None = None
+    what: str = ""  # "game 0a1b2c3d4e5f turn 7 by axis", when the file parses
+    quarantined: str | None = None  # the quarantine file's name, set when this run put it there
+    skipped: str | None = None  # the note of an earlier run's quarantine, when this run skipped it
 
     @property
-    def status(self) -> Literal["added", "duplicate", "invitation", "error"]:
+    def status(self) -> Status:
+        if self.skipped is not None:
+            return "quarantined"
         if self.error is not None or self.received is None:
             return "error"
         s = self.received.status
         if s not in ("added", "duplicate", "invitation"):
             raise AssertionError(f"unknown receive status {s!r}")
-        return cast(Literal["added", "duplicate", "invitation"], s)
+        return cast(Status, s)
 
 
-def _order(found: FoundFile) -> tuple[int, int, int]:
-    """Game order (sequence number, then kind); unparsable files last, where they still get their error."""
+def quarantine_name(data: bytes) -> str:
+    """The only name a poison file gets: the hash of its bytes."""
+    return hashlib.sha256(data).hexdigest()
+
+
+def _describe(data: bytes) -> tuple[str, tuple[int, int, int]]:
+    """What the file claims to be, for messages, and its place in game order (unparsable last)."""
     try:
-        f = turnfile.parse(found.data)
+        f = turnfile.parse(data)
+    except Exception:  # noqa: BLE001 - a description must never fail; receive reports the real error
+        return "", (1, 0, 0)
+    return (f"game {f.game.hex()[:12]} {f.kind} {f.seq} by {f.author}",
+            (0, f.seq, _KIND_ORDER.get(f.kind, 9)))
+
+
+def _is_poison(session: game.Session, data: bytes, e: PbemError) -> bool:
+    """Refused for what the file is, whatever the game's state: receiving it again cannot help.
+
+    Chain and state errors (out of order, no such game yet, not started) and
+    unsupported versions can change with the home or an upgrade, so those
+    files are tried again on every run; equivocation keeps its own evidence.
+    So is a file dated ahead of this computer's clock: tomorrow it may be fine.
+    """
+    if not isinstance(e, (InvalidInput, AuthError, ReceiveFailed)):
+        return False
+    try:
+        t = turnfile.parse(data).header["time"]
+    except Exception:  # noqa: BLE001 - unparsable, or pbem trips on it: poison either way
+        return True
+    return not (isinstance(t, int) and t > session.clock() + signedtime.FUTURE_TOLERANCE)
+
+
+def _quarantined_note(session: game.Session, data: bytes) -> str | None:
+    note = session.home.quarantine / (quarantine_name(data) + ".txt")
+    try:
+        return note.read_text(encoding="utf-8", errors="replace").strip() or "refused"
+    except OSError:
+        return None
+
+
+def _quarantine(session: game.Session, data: bytes, e: PbemError, what: str) -> str:
+    folder = session.home.quarantine
+    name = quarantine_name(data)
+    kept = sorted(folder.glob("*.pbem")) if folder.is_dir() else []
+    if (len(kept) < MAX_QUARANTINE_FILES
+            and sum(p.stat().st_size for p in kept) + len(data) <= MAX_QUARANTINE_BYTES):
+        atomic_write(folder / f"{name}.pbem", data)
+    reason = " ".join(f"{type(e).__name__}: {e}".split())[:300]
+    atomic_write(folder / f"{name}.txt", f"{what or 'unparsable file'}: {reason}\n".encode())
+    return f"{name}.pbem"
+
+
+def _receive_one(session: game.Session, data: bytes) -> game.Received:
+    try:
+        return game.receive(session, data)
     except PbemError:
-        return (1, 0, 0)
-    return (0, f.seq, _KIND_ORDER.get(f.kind, 9))
+        raise
+    except Exception as e:
+        # On purpose: whatever a hostile file makes pbem trip on, the other files
+        # and games of this run must still be received (and the bug reported).
+        raise ReceiveFailed(f"pbem failed on this file ({type(e).__name__}: {e})"[:300]) from e
 
 
 Progress = Callable[[int, int, FoundFile], None]
@@ -158,22 +251,31 @@ def ingest(session: game.Session, found: Sequence[FoundFile],
 
     Mails arrive in any order, so files are received in game order, and files
     that were out of order are tried again while the others make progress.
+    Each file is received on its own: a refused file never stops the others,
+    and a poison file is put in quarantine (see the module's docstring).
     """
     results: dict[int, IngestResult] = {}
-    todo = sorted(range(len(found)), key=lambda i: _order(found[i]))
+    info = [_describe(f.data) for f in found]
+    todo = sorted(range(len(found)), key=lambda i: info[i][1])
     done = 0
     while todo:
         retry: list[int] = []
         progressed = False
         for i in todo:
-            try:
-                r = IngestResult(found[i], received=game.receive(session, found[i].data))
-                progressed = progressed or r.status == "added"
-            except (OutOfOrder, StateError) as e:
-                r = IngestResult(found[i], error=e)
-                retry.append(i)
-            except PbemError as e:
-                r = IngestResult(found[i], error=e)
+            data, what = found[i].data, info[i][0]
+            note = _quarantined_note(session, data)
+            if note is not None:
+                r = IngestResult(found[i], what=what, skipped=note)
+            else:
+                try:
+                    r = IngestResult(found[i], received=_receive_one(session, data), what=what)
+                    progressed = progressed or r.status == "added"
+                except (OutOfOrder, StateError) as e:
+                    r = IngestResult(found[i], error=e, what=what)
+                    retry.append(i)
+                except PbemError as e:
+                    q = _quarantine(session, data, e, what) if _is_poison(session, data, e) else None
+                    r = IngestResult(found[i], error=e, what=what, quarantined=q)
             first = i not in results
             results[i] = r
             if first:

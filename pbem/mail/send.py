@@ -23,7 +23,7 @@ from email.parser import BytesHeaderParser
 from pathlib import Path
 from typing import Literal
 
-from pbem.fsutil import atomic_write, fsync_dir
+from pbem.fsutil import atomic_write, fsync_dir, make_dirs
 from pbem.mail.compose import to_eml
 from pbem.mail.config import (
     ENV_PASSWORD,
@@ -247,7 +247,7 @@ def write_eml(folder: Path, msg: EmailMessage | bytes, *, name: str | None = Non
 
 
 def _mark_sent(path: Path, sent_dir: Path) -> Path:
-    sent_dir.mkdir(parents=True, exist_ok=True)
+    make_dirs(sent_dir)
     target = sent_dir / path.name
     os.replace(path, target)
     fsync_dir(sent_dir)

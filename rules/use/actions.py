@@ -5,14 +5,15 @@ Will Commit, by email: the attacker's choice (and its air unit, sealed with it) 
 with ``ctx.commit`` in the file that declares the attack; the defender answers in its own file
 (plainly: the attacker's choice is already sealed); the attacker's next file opens the
 commitment and the combat resolves. A defender with a standing Will Commit order has waived
-secrecy, so the attacker's commitment is opened in the same file and no email is spent.
+secrecy, so in window mode the attacker's commitment is opened in the same file and no email
+is spent; in strict mode the dice wait for a release-only file of the defender (strictdice.py).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from . import politics
+from . import politics, strictdice
 from .combat import Roller, resolve_air_strike, resolve_ground
 from .errs import illegal
 from .geo import Board
@@ -298,14 +299,21 @@ def _open_combat(state: State, b: Board, order: Order, faction: str, ctx: Any, e
     state["combats"].append(c)
     events.append({"kind": "attack", "combat": cid, "mode": kind, "target": target,
                    "attackers": attackers, "defender": defender["id"]})
+    # Strict dice: the attacker rolls every die of the combat (an air duel and the combat, or
+    # one duel per unit an Air Strike fights) in its next file, after the defender's file has
+    # released the seeds; unused reserved dice are burnt.
+    strictdice.reserve(ctx, 2 * (1 + len(c.get("escorts", []))) if kind == "air-strike" else 4)
     standing = state["standing"].get(d_f, {}).get("will_commit")
     if standing is not None:
-        # The defender waived secrecy with a standing order: no email is needed for it.
+        # The defender waived secrecy with a standing order: it writes no answer. In window mode
+        # the combat resolves in this file; in strict mode the defender's tool still sends a
+        # release-only file (one email, no decision) before the attacker's next file resolves it.
         c["def_commit"] = standing == "yes"
         c["status"] = "await-resolve"
         events.append({"kind": "will-commit", "combat": cid, "side": d_f, "commit": c["def_commit"],
                        "standing": True})
-        resolve_ready(state, b, faction, ctx, events)
+        if not strictdice.strict(ctx):
+            resolve_ready(state, b, faction, ctx, events)
 
 
 def answer(state: State, b: Board, order: Order, faction: str, events: Events) -> None:

@@ -28,6 +28,7 @@ from .geo import Board
 from .politics import may_attack
 from .seasupply import willing
 from .state import State, add_sorties, enemies, faction_of, on_map
+from .strictdice import need
 
 Order = dict[str, Any]
 Events = list[dict[str, Any]]
@@ -68,6 +69,7 @@ def bombing_run(state: State, b: Board, order: Order, faction: str, ctx: Any, ev
             interceptor = u
             break
     if interceptor is not None:
+        need(ctx, 2)  # strict dice: the run waits for the dice in the bomber's next file
         events.append({"kind": "interception", "unit": interceptor["id"], "target": unit["id"],
                        "what": "bombing run"})
         won = air_duel(state, b, interceptor, unit, target, Roller(ctx), events)

@@ -12,6 +12,7 @@ from typing import Any
 from .errs import illegal
 from .geo import Board
 from .state import State, enemies, faction_of, is_air, is_ground, units_at
+from .strictdice import need, strict
 from .will import capture_city
 
 Events = list[dict[str, Any]]
@@ -47,6 +48,7 @@ def airdrop(state: State, b: Board, order: Order, faction: str, ctx: Any, events
     owner = state["control"].get(h)
     if city is not None and enemies(owner, faction) and not any(
             enemies(faction_of(state, u), faction) for u in units_at(state, h)):
+        need(ctx, 1)
         die = ctx.roll(6, f"airdrop {h}")[0]
         events.append({"kind": "airdrop-city", "hex": h, "die": die, "faction": faction})
         if die <= 3:  # USE 6.1.1: 1-3 the city comes under friendly control
@@ -77,14 +79,27 @@ def end_of_actions(state: State, faction: str, ctx: Any, events: Events) -> None
         placed = [h for h, f in state["markers"][name].items() if f == faction]
         for h in placed:
             del state["markers"][name][h]
-        if pool.get(name) == "placed":
-            die = ctx.roll(6, f"{name} return")[0] if ctx is not None else 6
-            if name == "airdrop" and die == 6:
-                pool[name] = "removed"
-            else:
-                pool[name] = state["turn"] + die
-            events.append({"kind": "marker-return", "marker": name, "faction": faction, "die": die,
-                           "back": pool[name]})
+        if pool.get(name) != "placed":
+            continue
+        if strict(ctx):
+            # Strict dice: the Axis rolls it first thing next turn (sequence.roll_turn_start).
+            state.setdefault("turn_dice", []).append(
+                {"kind": "marker-return", "faction": faction, "marker": name, "turn": state["turn"]})
+            continue
+        return_marker(state, faction, name, state["turn"], ctx, events)
+
+
+def return_marker(state: State, faction: str, name: str, turn: int, ctx: Any, events: Events) -> None:
+    """USE 6.1: the return die of a marker taken off in ``turn``: 1-5 back that many turns
+    later (now, if that turn has begun), 6 and an Airdrop is removed from the scenario."""
+    pool = state.setdefault("event_markers", {}).setdefault(faction, {})
+    die = ctx.roll(6, f"{name} return")[0] if ctx is not None else 6
+    pool[name] = "removed" if name == "airdrop" and die == 6 else turn + die
+    events.append({"kind": "marker-return", "marker": name, "faction": faction, "die": die,
+                   "back": pool[name]})
+    if isinstance(pool[name], int) and pool[name] <= state["turn"]:
+        pool[name] = "available"  # its Turn Track box has already come (12.2)
+        events.append({"kind": "marker-back", "marker": name, "faction": faction})
 
 
 def turn_track(state: State, events: Events) -> None:

@@ -9,13 +9,14 @@ from typing import Any
 from pbem.errors import OrderError, OrderErrors
 from pbem.rulesapi import Outcome, Pending, RulesModule, Scenario
 
-from . import actions, economy, geo, orders, sequence, war
+from . import actions, economy, geo, orders, sequence, strictdice, war
 from .errs import illegal
 from .state import State, clone
 
 Order = dict[str, Any]
 Events = list[dict[str, Any]]
-VERSION = "0.6"  # 0.6: Straits (4.2.4, 6.4.3; the Strait of Dover)
+VERSION = "0.7"  # 0.7: strict dice (strictdice.py): combats and due orders resolve in a later file
+# 0.6: Straits (4.2.4, 6.4.3; the Strait of Dover)
 # 0.5: Strategic Warfare (9.2, authored table), Pact/Appeasement end-outside-home
 # 0.4: naval interception/escort/transport, escorted air strikes, conquest effects, Vichy
 # 0.3: collapse fights on, West Invaded effects, land Map Boxes, arrivals, naval moves
@@ -44,6 +45,7 @@ class UseRules(RulesModule):
     name = "use"
     version = VERSION
     title = "Unconditional Surrender! World War 2 in Europe"
+    dice_modes = ("strict", "window")  # strict: strictdice.py
 
     # --- tables and scenarios ------------------------------------------------
     def rules_hash(self) -> bytes:
@@ -72,6 +74,12 @@ class UseRules(RulesModule):
         public = state_from_scenario(scenario.data)
         return public, {s: None for s in seats}
 
+    def initial_reservations(self, public: Any) -> dict[str, int]:
+        """Strict dice: the Axis's first file rolls the Weather (11.0), reserved at genesis."""
+        if public.get("over") or public.get("phase") != "weather":
+            return {}
+        return {"axis": sequence.turn_start_dice(public)}
+
     # --- flow ----------------------------------------------------------------
     def pending(self, public: Any) -> Pending | None:
         p = sequence.pending(public)
@@ -96,7 +104,10 @@ class UseRules(RulesModule):
         return {"orders": [dict(o) for o in parsed["orders"]]}
 
     def orders_from_wire(self, public: Any, private: Any | None) -> Any:
-        return private if private is not None else public
+        from .wire import check
+
+        # Another seat's tool wrote these: their shape is checked before the rules read them.
+        return check(private if private is not None else public)
 
     def apply(self, public: Any, private: dict[str, Any], seat: str, parsed: Any, ctx: Any) -> Outcome:
         s = clone(public)
@@ -198,11 +209,12 @@ class DryContext:
     """A context for check_orders: dice read 1..6 cycling, commitments kept in memory.
     Legality that depends on a future die (a combat result) cannot be known in advance."""
 
-    def __init__(self, seat: str) -> None:
+    def __init__(self, seat: str, strict_dice: bool = False) -> None:
         self.seat = seat
         self.seq = 0
         self.game_id = b"\0" * 16
         self.author_mode = True
+        self.strict_dice = strict_dice
         self._n = 0
         self._c: dict[str, Any] = {}
 
@@ -212,6 +224,9 @@ class DryContext:
             self._n += 1
             out.append((self._n - 1) % sides + 1)
         return out
+
+    def reserve_rolls(self, count: int, roller: str | None = None) -> None:
+        pass
 
     def commit(self, label: str, value: Any, context: str = "") -> str:
         ref = f"dry.{len(self._c)}"
@@ -241,10 +256,18 @@ def run_file(s: State, seat: str, parsed: list[Order], ctx: Any, events: Events,
         who = p[0] if p else "nobody"
         illegal(None, f"it is {who}'s turn to act, not {seat}'s", "1.2",
                 "run 'pbem status' to see whose move it is")
-    # Steps that need this seat's dice or openings but no choice: the weather roll (11.0) and
-    # the resolution of combats whose Will Commit answers are in (5.1).
-    if s["phase"] == "weather" and seat == "axis" and not s["combats"]:
-        sequence.roll_weather(s, b, ctx, events)
+    # Steps that need this seat's dice or openings but no choice come first, so that no roll
+    # is known while a choice is open (strict dice burns what a file leaves unrolled): orders
+    # that waited for their dice, the turn's first rolls (11.0) and the resolution of combats
+    # whose Will Commit answers are in (5.1).
+    while s.get("due") and s["due"][0]["roller"] == seat:
+        d = s["due"].pop(0)
+        if not s["due"]:
+            del s["due"]
+        run_order(s, geo.board(s), seat, d["order"], strictdice.Resuming(ctx), events, False)
+        b = geo.board(s)
+    if s["phase"] == "weather" and seat == "axis" and not s["combats"] and not s.get("due"):
+        sequence.roll_turn_start(s, b, ctx, events)
         sequence.advance(s, b, events, ctx)
     actions.resolve_ready(s, b, seat, ctx, events)
     resolving = False
@@ -263,6 +286,39 @@ def run_file(s: State, seat: str, parsed: list[Order], ctx: Any, events: Events,
 
 
 def run_order(s: State, b: geo.Board, seat: str, o: Order, ctx: Any, events: Events, resolving: bool) -> bool:
+    """Apply one order; in strict dice mode an order that needs dice waits for the author's
+    next file (strictdice.py)."""
+    if not strictdice.strict(ctx):
+        return _run_order(s, b, seat, o, ctx, events, resolving)
+    if o["verb"] != "standing":
+        _stop_for_dice(s, seat, o, resolving)
+    snapshot, n = clone(s), len(events)
+    try:
+        return _run_order(s, b, seat, o, ctx, events, resolving)
+    except strictdice.NeedDice as nd:
+        s.clear()
+        s.update(snapshot)
+        del events[n:]
+        ctx.reserve_rolls(nd.count)
+        s.setdefault("due", []).append({"roller": seat, "order": orders.public_projection([o])[0]})
+        events.append({"kind": "dice-wait", "faction": seat, "verb": o["verb"], "dice": nd.count})
+        return resolving
+
+
+def _stop_for_dice(s: State, seat: str, o: Order, resolving: bool) -> None:
+    """Strict dice: once a file has fixed an action whose dice come in a later file, it ends
+    (only further Assault resolutions may join the batch)."""
+    if s.get("due"):
+        illegal(o, f"the file must stop here: your '{s['due'][0]['order']['verb']}' order waits for "
+                "its dice (strict dice)", "1.2", "send this file; the order finishes in your next one")
+    waiting = [c for c in s["combats"] if c["attacker"] == seat and c["status"] == "await-resolve"]
+    if waiting and not (resolving and o["verb"] == "resolve"):
+        illegal(o, f"the file must stop here: the combat at {waiting[0]['target']} resolves in your next "
+                "file, once its dice are released (strict dice)", "5.1",
+                "send this file; continue in your next one")
+
+
+def _run_order(s: State, b: geo.Board, seat: str, o: Order, ctx: Any, events: Events, resolving: bool) -> bool:
     verb = o["verb"]
     if verb == "standing":
         set_standing(s, seat, o, events)

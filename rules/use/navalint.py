@@ -25,8 +25,9 @@ from __future__ import annotations
 from typing import Any
 
 from .geo import Board
-from .seasupply import WARSHIPS, intercept
+from .seasupply import WARSHIPS, dice_bound, intercept, threats, willing
 from .state import State, Unit, faction_of, units_at
+from .strictdice import need
 
 Events = list[dict[str, Any]]
 
@@ -47,6 +48,8 @@ def intercept_move(state: State, b: Board, unit: Unit, escorts: list[Unit], rout
     fought, the Sea Zone where the move was interdicted or None)."""
     if ctx is None:
         return set(), None
+    if any(willing(state, u) for z in route for u in threats(state, b, faction_of(state, unit) or "", z)):
+        need(ctx, dice_bound(state, faction_of(state, unit) or ""))
     fighters = fighter_escorts(state, unit)
 
     def escorts_in(zone: str) -> list[Unit]:

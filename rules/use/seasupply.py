@@ -88,6 +88,23 @@ def threats(state: State, b: Board, faction: str, zone: str) -> list[Unit]:
     return sorted(out, key=lambda u: u["id"])
 
 
+def dice_bound(state: State, faction: str) -> int:
+    """At most how many dice the interceptions of one Supply Check or naval move of
+    ``faction`` can use (strict dice reserves them): every enemy fighter or warship a standing
+    order makes willing intercepts once at most, fighting each of ``faction``'s fighters and
+    warships (escorts) and then the unit."""
+    from .strictdice import interception_bound
+
+    hunters = [u for u in state["units"].values()
+               if u["kind"] in ("fighter", *WARSHIPS) and on_map(u) and u["sorties"] < 6 and not u.get("sm")
+               and enemies(faction_of(state, u), faction) and willing(state, u)]
+    if not hunters:
+        return 0
+    guards = [u for u in state["units"].values()
+              if u["kind"] in ("fighter", *WARSHIPS) and on_map(u) and faction_of(state, u) == faction]
+    return interception_bound(len(hunters), len(guards))
+
+
 def willing(state: State, unit: Unit) -> bool:
     f = faction_of(state, unit) or ""
     wanted = state["standing"].get(f, {}).get("intercept", []) or []

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import economy, homedef, markers, supply
+from . import economy, homedef, markers, strictdice, supply
 from .geo import Board, weather_table
 from .state import State, date_add, faction_of, on_map
 
@@ -61,6 +61,9 @@ def pending(state: State) -> tuple[str, str, str] | None:
     """(faction, kind, wanted): who must act and what is wanted of them."""
     if state["over"]:
         return None
+    for d in state.get("due", []):
+        return (d["roller"], "resolve",
+                f"send a file to finish your '{d['order']['verb']}' order with its dice (strict dice)")
     for c in state["combats"]:
         if c["status"] == "await-defender":
             return (c["defender"], "will-commit",
@@ -150,6 +153,10 @@ def advance(state: State, b: Board, events: Events, ctx: Any = None) -> None:
         if state["over"]:
             return
         if phase == "weather":
+            if strictdice.strict(ctx):
+                # The Axis rolls them in its next file, after the others released the seeds.
+                strictdice.reserve(ctx, turn_start_dice(state), "axis")
+                return
             if ctx is not None and ctx.seat == "axis":
                 roll_weather(state, b, ctx, events)
                 continue
@@ -183,6 +190,28 @@ def settle(state: State, b: Board, seat: str, events: Events, ctx: Any) -> None:
     if (p is not None and p[:2] == (seat, "orders") and state["phase"] in ("declare-war", "strategic-move")
             and state["active"] == seat and not has_choice(state, b, state["phase"], seat)):
         advance(state, b, events, ctx)
+
+
+def turn_start_dice(state: State) -> int:
+    """Dice the Axis rolls first thing in its first file of a turn: the rolls left over from
+    the last turn (strict dice) and the three Weather dice (11.0)."""
+    return 3 + sum(2 if t["kind"] == "strategic" else 1 for t in state.get("turn_dice", []))
+
+
+def roll_turn_start(state: State, b: Board, ctx: Any, events: Events) -> None:
+    """The Axis's first file of a turn: last turn's deferred rolls, then the Weather Phase.
+    DECISION (strict dice): Strategic Warfare (9.2) and the marker-return dice (6.1) decide
+    nothing before the next turn (Fac Lost counts at the next Economy Phase, a marker comes
+    back on a later turn), so they are rolled here, with the Weather dice, instead of costing
+    two emails when they arise; their DRMs and steps were fixed when they arose."""
+    from .strategic import strategic_combat
+
+    for t in state.pop("turn_dice", []):
+        if t["kind"] == "strategic":
+            strategic_combat(state, t["code"], t["defender"], ctx, events, drm=int(t["drm"]))
+        else:
+            markers.return_marker(state, t["faction"], t["marker"], int(t["turn"]), ctx, events)
+    roll_weather(state, b, ctx, events)
 
 
 def roll_weather(state: State, b: Board, ctx: Any, events: Events) -> None:

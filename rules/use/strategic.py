@@ -43,11 +43,19 @@ STEPS = (("USSR", "soviet"), ("UK", "western"))
 def strategic_warfare(state: State, ctx: Any, events: Events) -> None:
     """USE 9.2 steps 1-3, in order (played by the Axis, no choice involved)."""
     from .airops import clear_bombed
+    from .strictdice import strict
 
     fac_lost = state.get("fac_lost", {})
     for code, defender in STEPS:
         if code in fac_lost and defender in state["factions"] and ctx is not None:
-            strategic_combat(state, code, defender, ctx, events)
+            if strict(ctx):
+                # Strict dice: rolled by the Axis first thing next turn (sequence.roll_turn_start)
+                # with the DRM the Bombed markers give now, before they come off.
+                drm = bombed_drm(state, authored()["strategic_combat"])
+                state.setdefault("turn_dice", []).append(
+                    {"kind": "strategic", "code": code, "defender": defender, "drm": drm})
+            else:
+                strategic_combat(state, code, defender, ctx, events)
     clear_bombed(state, events)
 
 
@@ -66,11 +74,13 @@ def move_fac_lost(value: int, step: int) -> int:
     return value
 
 
-def strategic_combat(state: State, code: str, defender: str, ctx: Any, events: Events) -> None:
+def strategic_combat(state: State, code: str, defender: str, ctx: Any, events: Events,
+                     drm: int | None = None) -> None:
     tab = authored()["strategic_combat"]
     att_die = ctx.roll(6, f"strategic combat vs {defender} (Axis)")[0]
     def_die = ctx.roll(6, f"strategic combat vs {defender} ({defender.title()})")[0]
-    drm = bombed_drm(state, tab)
+    if drm is None:
+        drm = bombed_drm(state, tab)
     att_final, def_final = att_die + drm, def_die
     if att_final > def_final:
         step, winner = int(tab["attacker_wins"]), "axis"

@@ -131,7 +131,8 @@ def auto_full(state: State, b: Board, unit: Unit) -> bool:
 def supply_check(state: State, b: Board, faction: str, events: list[dict[str, Any]], ctx: Any = None) -> None:
     """USE 7.2 Supply Check Sub-Phase for ``faction`` (mutates ``state``). A unit whose land line
     reaches no Unlimited Source tries a sea line (seasupply.py); ``ctx`` rolls interceptions."""
-    from .seasupply import intercept, sea_routes
+    from .seasupply import dice_bound, intercept, sea_routes
+    from .strictdice import need
 
     lss_used: dict[str, int] = {}
     traced: dict[str, bool] = {}  # carrier id -> interdicted (each convoy traced once, 7.4)
@@ -152,6 +153,8 @@ def supply_check(state: State, b: Board, faction: str, events: list[dict[str, An
                 if r["source"] != "uss" and got == "lss":
                     break
                 if r["carrier"] not in traced:
+                    if r["risk"]:  # strict dice: an interception waits for dice in a later file
+                        need(ctx, dice_bound(state, faction))
                     carrier = state["units"][r["carrier"]]
                     traced[r["carrier"]] = ctx is not None and bool(
                         intercept(state, b, carrier, r["path"], used, ctx, events))

@@ -174,6 +174,9 @@ def describe(e: dict[str, Any]) -> str:
         return f"Conditional event: {g('name')} (at {g('hex')}) [USE 13.8]"
     if k == "standing":
         return f"{str(g('seat')).title()} standing order: {g('what')} {g('value')}"
+    if k == "dice-wait":
+        return (f"{str(g('faction')).title()}'s '{g('verb')}' waits for its dice: it finishes in its next "
+                "file (strict dice)")
     if k == "game-over":
         return f"Game over: {g('result')}"
     if k == "air-move":

@@ -89,6 +89,9 @@ def join_faction(state: State, c: dict[str, Any], declarer: str, ctx: Any) -> tu
         return "soviet", None
     if pact and "appeasement" not in pol:
         return "western", None
+    from .strictdice import need
+
+    need(ctx, 1)  # strict dice: the declaration waits for the die in the Axis's next file
     die: int = ctx.roll(6, "country activation faction")[0]
     return ("western" if die <= 3 else "soviet"), die
 

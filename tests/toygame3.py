@@ -1,0 +1,179 @@
+"""A tiny three-seat game that exists only to exercise the protocol among three.
+
+"Trio": seats a, b and c move in turn (a, b, c, then the next round). Each
+file's orders may reserve rolls for a later file of the same seat (``declare
+N``: strict dice), roll a public die, seal a hidden bid and later open it, make
+a secret roll and later reveal it, or take a second move in a row (``again``,
+which makes the engine ask the other two seats for dice-release files first).
+The score target or a round limit ends the game. Like toygame's Duel, it is
+registered only by the tests.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from pbem.errors import IllegalOrder, InvalidOrder
+from pbem.hashing import lhash
+from pbem.rulesapi import Context, Outcome, Pending, RulesModule, Scenario
+
+SEATS = ("a", "b", "c")
+VERBS = {"roll", "seal", "open", "secret", "reveal", "pass", "declare", "again"}
+# name: (score target, round limit or 0 for none)
+SCENARIOS = {"standard": (30, 0), "short": (8, 0), "endless": (10**9, 0), "four-rounds": (10**9, 4)}
+
+
+def _next_seat(seat: str) -> str:
+    return SEATS[(SEATS.index(seat) + 1) % len(SEATS)]
+
+
+class Trio(RulesModule):
+    name = "trio"
+    version = "1"
+    title = "Trio (three-seat test game)"
+
+    def rules_hash(self) -> bytes:
+        return lhash("toy3/rules", self.name, self.version)
+
+    def scenarios(self) -> list[str]:
+        return list(SCENARIOS)
+
+    def load_scenario(self, name: str) -> Scenario:
+        if name not in SCENARIOS:
+            raise InvalidOrder(f"no scenario {name}")
+        target, rounds = SCENARIOS[name]
+        return Scenario("trio", name, f"Trio to {target}", lhash("toy3/scenario", name),
+                        SEATS, {"target": target, "rounds": rounds})
+
+    def initial_state(self, scenario: Scenario, seats: dict[str, str], options: dict[str, Any]
+                      ) -> tuple[Any, dict[str, Any]]:
+        public = {"turn": 1, "to_move": "a", "target": scenario.data["target"],
+                  "rounds": scenario.data["rounds"], "scores": {s: 0 for s in SEATS},
+                  "sealed": {s: None for s in SEATS}, "secret": {s: None for s in SEATS}}
+        private = {s: {"bid": None, "secret": None} for s in SEATS}
+        return public, private
+
+    def pending(self, public: Any) -> Pending | None:
+        if self.result(public):
+            return None
+        seat = public["to_move"]
+        return Pending(seat, f"turn {public['turn']} {seat}",
+                       "declare N, roll, seal N, open, secret, reveal, again or pass")
+
+    def result(self, public: Any) -> str | None:
+        for s, v in sorted(public["scores"].items()):
+            if v >= public["target"]:
+                return f"{s} wins with {v}"
+        if public["rounds"] and public["turn"] > public["rounds"]:
+            return f"over after {public['rounds']} rounds"
+        return None
+
+    def parse_orders(self, text: str, seat: str, public: Any, private: Any) -> Any:
+        out: list[list[Any]] = []
+        for no, line in enumerate(text.splitlines(), start=1):
+            words = line.split("#")[0].split()
+            if not words:
+                continue
+            if words[0] not in VERBS:
+                raise InvalidOrder(f"unknown order {words[0]!r}", line=no, column=1)
+            if words[0] in ("seal", "declare"):
+                lo, hi = (1, 3) if words[0] == "seal" else (1, 6)
+                if len(words) != 2 or not words[1].isdigit() or not lo <= int(words[1]) <= hi:
+                    raise InvalidOrder(f"{words[0]} takes a number from {lo} to {hi}", line=no,
+                                       column=len(words[0]) + 2)
+                out.append([words[0], int(words[1])])
+            else:
+                out.append([words[0]])
+        return out
+
+    def public_orders(self, orders: Any) -> Any:
+        # The bid is the secret: the public projection shows only that one was sealed.
+        return [["seal"] if o[0] == "seal" else o for o in orders]
+
+    def private_orders(self, orders: Any) -> Any:
+        return orders
+
+    def orders_from_wire(self, public: Any, private: Any | None) -> Any:
+        return private if private is not None else public
+
+    def apply(self, public: Any, private: dict[str, Any], seat: str, orders: Any,
+              ctx: Context) -> Outcome:
+        pub = copy.deepcopy(public)
+        priv = copy.deepcopy(private.get(seat)) if private.get(seat) is not None else None
+        for o in orders:
+            _ORDERS[o[0]](pub, priv, seat, o, ctx)
+        if not any(o[0] == "again" for o in orders):
+            pub["to_move"] = _next_seat(seat)
+            if seat == SEATS[-1]:
+                pub["turn"] += 1
+        return Outcome(pub, {seat: priv} if priv is not None else {})
+
+
+# One function per verb; each gets (public, own private state or None in replay, seat, order, ctx).
+
+def _declare(pub: Any, priv: Any, seat: str, o: list[Any], ctx: Context) -> None:
+    # Strict dice: the rolls are fixed now and computable only after both others' next files.
+    ctx.reserve_rolls(int(o[1]))
+    ctx.event("declared", seat=seat, rolls=int(o[1]))
+
+
+def _roll(pub: Any, priv: Any, seat: str, o: list[Any], ctx: Context) -> None:
+    (v,) = ctx.roll(6, f"{seat} scores")
+    pub["scores"][seat] += v
+    ctx.event("roll", seat=seat, value=v)
+
+
+def _seal(pub: Any, priv: Any, seat: str, o: list[Any], ctx: Context) -> None:
+    if pub["sealed"][seat] is not None:
+        raise IllegalOrder("you already have a sealed bid", rule="Trio 2")
+    value = o[1] if len(o) > 1 else None
+    pub["sealed"][seat] = ctx.commit("bid", value, "bid")
+    if priv is not None:
+        priv["bid"] = value
+    ctx.event("sealed", seat=seat)
+
+
+def _open(pub: Any, priv: Any, seat: str, o: list[Any], ctx: Context) -> None:
+    ref = pub["sealed"][seat]
+    if ref is None:
+        raise IllegalOrder("you have no sealed bid to open", rule="Trio 3")
+    v = ctx.open(ref)
+    pub["scores"][seat] += v
+    pub["sealed"][seat] = None
+    if priv is not None:
+        priv["bid"] = None
+    ctx.event("opened", seat=seat, value=v)
+
+
+def _secret(pub: Any, priv: Any, seat: str, o: list[Any], ctx: Context) -> None:
+    if pub["secret"][seat] is not None:
+        raise IllegalOrder("one secret roll at a time", rule="Trio 4")
+    r = ctx.secret_roll(6, f"{seat} secret")
+    pub["secret"][seat] = r.ref
+    if priv is not None:
+        priv["secret"] = r.values
+        ctx.private_event("secret", values=r.values)
+    ctx.event("secret-roll", seat=seat)
+
+
+def _reveal(pub: Any, priv: Any, seat: str, o: list[Any], ctx: Context) -> None:
+    ref = pub["secret"][seat]
+    if ref is None:
+        raise IllegalOrder("no secret roll to reveal", rule="Trio 4")
+    (v,) = ctx.reveal_roll(ref)
+    pub["scores"][seat] += v
+    pub["secret"][seat] = None
+    if priv is not None:
+        priv["secret"] = None
+    ctx.event("revealed", seat=seat, value=v)
+
+
+def _nothing(pub: Any, priv: Any, seat: str, o: list[Any], ctx: Context) -> None:
+    return None
+
+
+_ORDERS = {"declare": _declare, "roll": _roll, "seal": _seal, "open": _open, "secret": _secret,
+           "reveal": _reveal, "pass": _nothing, "again": _nothing}
+
+TRIO = Trio()
