@@ -29,7 +29,7 @@ from pbem.store import GameStore
 from pbem.turnfile import SignedFile
 
 if TYPE_CHECKING:
-    from pbem.game import Derived, Session
+    from pbem.derived import Derived, Session
 
 
 class RevealMismatch(AuthError):
