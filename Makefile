@@ -34,7 +34,7 @@ test: $(STAMP) sysdeps
 	$(PY) -m pytest -q -p no:cacheprovider
 
 demo: $(STAMP) sysdeps
-	$(PY) -m pbem.demo --out demo-out
+	$(PY) -m pbem.cli.demo --out demo-out
 
 bench: $(STAMP)
 	$(PY) bench/run.py

@@ -14,7 +14,10 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 from helpers import make_player  # noqa: E402
 
-from pbem import dispatch, game, genesis, store  # noqa: E402
+from pbem.mail import dispatch  # noqa: E402
+from pbem.play import game  # noqa: E402
+from pbem.protocol import genesis  # noqa: E402
+from pbem.store import gamestore as store  # noqa: E402
 
 ORDERS = "declare-war BEL\ndeclare-war NET\nstrategic-move GER-LF3F 2208\n"
 

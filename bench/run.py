@@ -19,8 +19,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 
-from pbem import age, canonical, ed25519, turnfile  # noqa: E402
-from pbem.identity import new_identity  # noqa: E402
+from pbem.crypto import age, ed25519  # noqa: E402
+from pbem.formats import canonical  # noqa: E402
+from pbem.protocol import turnfile  # noqa: E402
+from pbem.protocol.identity import new_identity  # noqa: E402
 
 TARGETS = {"seal_16k_3r_ms": 20.0, "open_16k_3r_ms": 20.0, "sig_checks_per_s": 2000.0,
            "use_play_phase_s": 2.0}

@@ -48,8 +48,8 @@ class Scenario:
     data: Any = None
 
     def __post_init__(self) -> None:
-        # Seat and scenario names end up in file names and signed headers (pbem.names).
-        from pbem.names import GRAMMAR, check_name
+        # Seat and scenario names end up in file names and signed headers (pbem.formats.names).
+        from pbem.formats.names import GRAMMAR, check_name
 
         hint = f"{GRAMMAR}; rename it in the scenario's files"
         check_name("scenario", self.name, where=f"rules {self.rules}", hint=hint)
@@ -101,7 +101,7 @@ class Context(Protocol):
 
     @property
     def strict_dice(self) -> bool:
-        """The game's dice mode (pbem.dicefiles, docs/protocol.md §11)."""
+        """The game's dice mode (pbem.protocol.dicefiles, docs/protocol.md §11)."""
 
     def reserve_rolls(self, count: int, roller: str | None = None) -> None:
         """Announce ``count`` rolls ``roller`` (default: this file's author) makes in a later file.
@@ -189,8 +189,8 @@ class RulesModule(abc.ABC):
         return {}
 
     def digest(self, public: Any) -> bytes:
-        from pbem import canonical
-        from pbem.hashing import lhash
+        from pbem.formats import canonical
+        from pbem.formats.hashing import lhash
 
         return lhash("pbem/v1/state", canonical.encode(public))
 
@@ -199,7 +199,7 @@ class RulesModule(abc.ABC):
         return None
 
     def summary_view(self, public: Any, private: Any | None, seat: str | None) -> dict[str, Any]:
-        """What the summary shows: {"map": picture or None, "tables": [...], "facts": [...]} (pbem.render)."""
+        """What the summary shows: {"map": picture or None, "tables": [...], "facts": [...]} (pbem.present.render)."""
         return {"map": None, "tables": [], "facts": []}
 
     def describe_event(self, event: dict[str, Any]) -> str:
@@ -212,11 +212,11 @@ class RulesModule(abc.ABC):
         return "# no template for this game\n"
 
     def demo_script(self, scenario: str) -> str | None:
-        """A scripted game for `make demo`: blocks of `ORDERS <seat>` ... `END` (see pbem.demo)."""
+        """A scripted game for `make demo`: blocks of `ORDERS <seat>` ... `END` (see pbem.cli.demo)."""
         return None
 
     def case_prestate(self, lines: list[tuple[int, str]]) -> tuple[Any, dict[str, Any]]:
-        """Build (public, private-by-seat) from a rules case's PRESTATE lines (see pbem.cases)."""
+        """Build (public, private-by-seat) from a rules case's PRESTATE lines (see pbem.kit.cases)."""
         raise NotImplementedError(f"{self.name} has no rules cases")
 
     def case_check(self, public: Any, private: dict[str, Any],

@@ -423,7 +423,8 @@ def start_use(root: Path, seed: str = "") -> tuple[Any, Any, bytes]:
     """Axis hosts a France 1940 game, Western joins; (axis, western, game id)."""
     from helpers import make_player
 
-    from pbem import game, genesis
+    from pbem.play import game
+    from pbem.protocol import genesis
 
     axis, western = make_player(root, "axis", seed), make_player(root, "western", seed)
     data = genesis.make_proposal(axis.session.ident, rules_name="use", scenario="france-1940", my_seat="axis",
@@ -439,7 +440,8 @@ def start_use(root: Path, seed: str = "") -> tuple[Any, Any, bytes]:
 
 def play_use_files(axis: Any, western: Any, gid: bytes, first: int, last: int) -> None:
     """Play USE_FILES[first:last], each file carried to the other player."""
-    from pbem import game, store
+    from pbem.play import game
+    from pbem.store import gamestore as store
 
     players = {"axis": axis, "western": western}
     for seat, orders in USE_FILES[first:last]:

@@ -6,8 +6,10 @@ import hashlib
 from dataclasses import dataclass
 from pathlib import Path
 
-from pbem import game, genesis, paths
-from pbem.identity import Card, Identity, new_identity
+from pbem.play import game
+from pbem.protocol import genesis
+from pbem.protocol.identity import Card, Identity, new_identity
+from pbem.store import paths
 
 
 class DetRng:

@@ -1,4 +1,4 @@
-"""Properties of the pbem.age public API: round trips, key handling, failure
+"""Properties of the pbem.crypto.age public API: round trips, key handling, failure
 classes on damaged input, determinism under injected randomness."""
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pbem import age
-from pbem.age import _bech32, _format, _recipients
+from pbem.crypto import age
+from pbem.crypto.age import _bech32, _format, _recipients
 from pbem.errors import ExitCode, PbemError
 
 CHUNK = 64 * 1024
@@ -407,7 +407,7 @@ def test_unknown_stanzas_are_skipped() -> None:
         _format.Stanza(("example.com/enigma",), b""),
     ]
     header = _format.encode_header(stanzas, file_key)
-    from pbem.age._stream import encrypt_payload, payload_key
+    from pbem.crypto.age._stream import encrypt_payload, payload_key
 
     nonce = bytes(16)
     data = header + nonce + encrypt_payload(payload_key(file_key, nonce), b"hello")

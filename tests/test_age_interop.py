@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from pbem import age
+from pbem.crypto import age
 
 SIZES = [0, 1, 64 * 1024 - 1, 64 * 1024, 64 * 1024 + 1, 200 * 1024]
 SIZE_IDS = ["0", "1", "64KiB-1", "64KiB", "64KiB+1", "200KiB"]

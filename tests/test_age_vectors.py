@@ -1,4 +1,4 @@
-"""The C2SP/CCTV age test vectors, replayed against every pbem.age entry point.
+"""The C2SP/CCTV age test vectors, replayed against every pbem.crypto.age entry point.
 
 Each vector file is ``key: value`` lines, a blank line, then an age file
 (zlib-compressed when ``compressed: zlib``). ``expect:`` names the outcome;
@@ -17,8 +17,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pbem import age
-from pbem.age import _api, _armor, _format, _recipients, _stream
+from pbem.crypto import age
+from pbem.crypto.age import _api, _armor, _format, _recipients, _stream
 
 VECTORS = (
     Path(__file__).resolve().parents[1].parent / "shared" / "vectors" / "age-testdata"

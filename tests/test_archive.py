@@ -8,10 +8,13 @@ from typing import Any
 import pytest
 from helpers import Player, make_player, start_duel
 
-from pbem import archive, audit, canonical, game, store, turnfile
 from pbem.errors import PbemError, StateError
-from pbem.fsutil import snapshot
-from pbem.reveal import RevealMismatch
+from pbem.formats import canonical
+from pbem.play import archive, audit, game
+from pbem.play.reveal import RevealMismatch
+from pbem.protocol import turnfile
+from pbem.store import gamestore as store
+from pbem.store.fsutil import snapshot
 
 
 def _turn(p: Player, other: Player, gid: bytes, orders: str) -> None:
@@ -103,7 +106,7 @@ def test_recovery_from_archive(tmp_path: Path) -> None:
 def _forged_reveal(p: Player, gid: bytes, change: Any) -> bytes:
     gs = store.game_dir(p.home, gid)
     d = game.derive(p.session, gs)
-    from pbem import reveal
+    from pbem.play import reveal
 
     good = turnfile.parse(reveal.make_reveal(p.session, gs, d, "conceded"))
     h = dict(good.header)
@@ -197,7 +200,7 @@ def test_reveal_from_a_stranger_is_refused(tmp_path: Path) -> None:
     red, blue, gid = _played(tmp_path)
     eve = make_player(tmp_path, "eve")
     gs = store.game_dir(blue.home, gid)
-    from pbem import reveal
+    from pbem.play import reveal
 
     good = turnfile.parse(reveal.make_reveal(blue.session, gs, game.derive(blue.session, gs), "conceded"))
     forged = turnfile.seal(dict(good.header), eve.session.ident.sign)  # eve signs as "blue"

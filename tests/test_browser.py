@@ -15,7 +15,9 @@ import html5lib
 import pytest
 from browser import INSTALL_HINT, Chromium, find_chromium, play_use, png_problems, screenshot_cli
 
-from pbem import game, history, render, store, summary
+from pbem.play import game
+from pbem.present import history, render, summary
+from pbem.store import gamestore as store
 
 W, H = 1400, 1800
 

@@ -7,8 +7,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pbem import canonical
 from pbem.errors import EncodingError
+from pbem.formats import canonical
 
 scalars = st.none() | st.booleans() | st.integers(-(2**63), 2**63 - 1) | st.text() | st.binary()
 values = st.recursive(scalars, lambda inner: st.lists(inner) | st.dictionaries(st.text(), inner),

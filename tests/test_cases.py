@@ -1,4 +1,4 @@
-"""Replays every DATC-style rules case under tests/cases/<game>/ (see pbem.cases)."""
+"""Replays every DATC-style rules case under tests/cases/<game>/ (see pbem.kit.cases)."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 
 from pbem import rulesapi
-from pbem.cases import Case, ScriptedContext, parse_case
 from pbem.errors import AmbiguousOrder, IllegalOrder, InvalidOrder, OrderError, OrderErrors
+from pbem.kit.cases import Case, ScriptedContext, parse_case
 
 CASES = Path(__file__).parent / "cases"
 FILES = sorted(CASES.glob("*/*.case"))

@@ -115,14 +115,15 @@ def test_errors_have_hints_and_codes(two: tuple[Home, Home, str], tmp_path: Path
 
 
 def test_wrong_passphrase(two: tuple[Home, Home, str]) -> None:
-    red, _, _ = two
-    r = red.runner.invoke(cli, ["--home", str(red.dir), "status"], env={"PBEM_PASSPHRASE": "nope"})
+    red, _, gid = two
+    # `status` needs no unlock; `show` (the private view) does
+    r = red.runner.invoke(cli, ["--home", str(red.dir), "show", gid[:8]], env={"PBEM_PASSPHRASE": "nope"})
     assert r.exit_code == ExitCode.AUTH
     assert "wrong passphrase" in r.output
 
 
 def test_inspect_and_raw_part_opens_with_age_module(two: tuple[Home, Home, str], tmp_path: Path) -> None:
-    from pbem import age
+    from pbem.crypto import age
 
     red, blue, gid = two
     orders = tmp_path / "o.txt"
@@ -153,7 +154,7 @@ def test_stock_tools_open_and_check_a_turn_file(two: tuple[Home, Home, str], tmp
     """A turn file's part opens with the stock age tool; its signature checks with stock minisign."""
     import subprocess
 
-    from pbem import padding
+    from pbem.formats import padding
 
     red, blue, gid = two
     orders = tmp_path / "o.txt"
@@ -216,7 +217,7 @@ def test_end_export_observer_verify(two: tuple[Home, Home, str], tmp_path: Path)
 
 
 def test_equivocation_proof_bundle(two: tuple[Home, Home, str], tmp_path: Path) -> None:
-    from pbem import turnfile
+    from pbem.protocol import turnfile
 
     red, blue, gid = two
     orders = tmp_path / "o.txt"
@@ -225,7 +226,7 @@ def test_equivocation_proof_bundle(two: tuple[Home, Home, str], tmp_path: Path) 
     good = _last_outbox(red)
     blue("receive", str(good))
     # red's modified client signs a second, different file 1
-    from pbem.identity import load_identity
+    from pbem.protocol.identity import load_identity
 
     ident = load_identity(red.dir / "config" / "identity.age", "pass-red")
     h = dict(turnfile.parse(good.read_bytes()).header)

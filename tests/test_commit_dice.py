@@ -8,8 +8,9 @@ import math
 import pytest
 from helpers import DetRng
 
-from pbem import commit, dice, merkle
+from pbem.crypto import merkle
 from pbem.errors import InvalidInput
+from pbem.protocol import commit, dice
 
 GAME = bytes(range(16))
 

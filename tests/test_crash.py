@@ -19,9 +19,12 @@ from pathlib import Path
 import pytest
 from helpers import Player, make_player
 
-from pbem import game, genesis, paths, store, turnfile
-from pbem.fsutil import atomic_write
-from pbem.identity import save_identity
+from pbem.play import game
+from pbem.protocol import genesis, turnfile
+from pbem.protocol.identity import save_identity
+from pbem.store import gamestore as store
+from pbem.store import paths
+from pbem.store.fsutil import atomic_write
 
 COUNT = int(os.environ.get("PBEM_CRASH_COUNT", "24"))
 

@@ -8,8 +8,9 @@ from pathlib import Path
 
 from helpers import start_duel
 
-from pbem import dispatch, game, store
-from pbem.mail import parse_config
+from pbem.mail import dispatch, parse_config
+from pbem.play import game
+from pbem.store import gamestore as store
 
 
 def _eml(path: Path) -> email.message.EmailMessage:

@@ -1,4 +1,4 @@
-"""Tests for pbem.ed25519: the strict key/signature policy, against the CCTV edge-case vectors.
+"""Tests for pbem.crypto.ed25519: the strict key/signature policy, against the CCTV edge-case vectors.
 
 The policy (module docstring of pbem/ed25519.py), as a table over the vectors' flags:
 
@@ -29,7 +29,7 @@ from typing import Any
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
-from pbem import ed25519
+from pbem.crypto import ed25519
 from pbem.errors import AuthError, InvalidInput, WeakKey
 
 VECTORS_FILE = (

@@ -7,9 +7,11 @@ from pathlib import Path
 import pytest
 from helpers import Player, start_duel, start_trio
 
-from pbem import audit, ending, game, store, turnfile
-from pbem.engine import FileRejected
 from pbem.errors import OutOfOrder, StateError
+from pbem.play import audit, ending, game
+from pbem.protocol import turnfile
+from pbem.protocol.engine import FileRejected
+from pbem.store import gamestore as store
 
 
 def _gs(p: Player, gid: bytes) -> store.GameStore:

@@ -8,8 +8,7 @@ import pytest
 from helpers import start_duel
 from toygame import DUEL
 
-from pbem import age, game, genesis, padding, store, turnfile
-from pbem.engine import FileRejected
+from pbem.crypto import age
 from pbem.errors import (
     BadSignature,
     BrokenChain,
@@ -21,7 +20,12 @@ from pbem.errors import (
     Unsupported,
     WrongGame,
 )
-from pbem.fsutil import snapshot
+from pbem.formats import padding
+from pbem.play import game
+from pbem.protocol import genesis, turnfile
+from pbem.protocol.engine import FileRejected
+from pbem.store import gamestore as store
+from pbem.store.fsutil import snapshot
 
 
 def _turn(tmp: Path) -> tuple[object, object, bytes, bytes]:
@@ -112,7 +116,7 @@ def test_public_part_not_for_you(tmp_path: Path) -> None:
 
 
 def test_wrong_digest_claimed(tmp_path: Path) -> None:
-    from pbem import canonical
+    from pbem.formats import canonical
 
     red, blue, gid, raw = _turn(tmp_path)
     # the claimed state digest travels in the encrypted public part (docs/protocol.md §7a)
@@ -127,7 +131,7 @@ def test_wrong_digest_claimed(tmp_path: Path) -> None:
 
 def test_faked_dice(tmp_path: Path) -> None:
     """A modified client that records a 6 it did not roll is caught by every opponent."""
-    from pbem import canonical
+    from pbem.formats import canonical
 
     red, blue, gid, raw = _turn(tmp_path)
     h = turnfile.parse(raw).header

@@ -11,9 +11,11 @@ from pathlib import Path
 import pytest
 from helpers import DetRng, make_player, start_duel
 
-from pbem import dice, dicefiles, game, genesis, store, turnfile
-from pbem.engine import EngineContext, FileRejected
 from pbem.errors import InvalidInput, StateError
+from pbem.play import game
+from pbem.protocol import dice, dicefiles, genesis, turnfile
+from pbem.protocol.engine import EngineContext, FileRejected
+from pbem.store import gamestore as store
 
 
 def _play(p, gid: bytes, orders: str, **kw: int) -> bytes:  # type: ignore[no-untyped-def]
@@ -144,7 +146,7 @@ def test_strict_mode_refuses_dice_requests(tmp_path: Path) -> None:
 
 def test_forged_release_file_carrying_a_roll_is_refused(tmp_path: Path) -> None:
     """A dice release made by a modified pbem that sneaks in orders is refused by the others."""
-    from pbem import dicefiles as df
+    from pbem.protocol import dicefiles as df
 
     red, blue, gid = start_duel(tmp_path, strict_dice=True)
     game.receive(blue.session, _play(red, gid, "declare\nagain\n"))

@@ -13,7 +13,10 @@ import html5lib
 import pytest
 from helpers import Player, make_player, start_duel
 
-from pbem import archive, game, history, store, turnfile
+from pbem.play import archive, game
+from pbem.present import history
+from pbem.protocol import turnfile
+from pbem.store import gamestore as store
 
 SVG = "{http://www.w3.org/2000/svg}"
 

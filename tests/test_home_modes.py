@@ -18,9 +18,15 @@ import pytest
 from click.testing import CliRunner, Result
 from helpers import make_player
 
-from pbem import age, canonical, demo, game, genesis, padding, paths, rulesapi, store, turnfile
-from pbem.cli import cli
-from pbem.identity import load_identity
+from pbem import rulesapi
+from pbem.cli import cli, demo
+from pbem.crypto import age
+from pbem.formats import canonical, padding
+from pbem.play import game
+from pbem.protocol import genesis, turnfile
+from pbem.protocol.identity import load_identity
+from pbem.store import gamestore as store
+from pbem.store import paths
 
 pytestmark = pytest.mark.skipif(os.name == "nt", reason="file modes mean nothing on Windows")
 

@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 from helpers import DetRng
 
-from pbem import canonical
 from pbem.errors import AuthError, InvalidInput, NotFound, PbemError, WeakKey, WrongPassphrase
-from pbem.identity import CARD_SIG, Card, load_identity, new_identity, save_identity
+from pbem.formats import canonical
+from pbem.protocol.identity import CARD_SIG, Card, load_identity, new_identity, save_identity
 
 
 def test_save_load_round_trip(tmp_path: Path) -> None:
@@ -84,7 +84,7 @@ def test_weak_signing_key_refused() -> None:
 
 
 def test_weak_age_key_refused() -> None:
-    from pbem.age import _bech32
+    from pbem.crypto.age import _bech32
 
     ident = new_identity("Ann", "ann@example.org", rng=DetRng("ann"))
     zero = _bech32.encode("age", bytes(32))

@@ -16,11 +16,15 @@ from typing import Any
 import pytest
 from helpers import Player, make_player, start_duel
 
-from pbem import age, canonical, game, genesis, identity, padding, schema, store, turnfile
-from pbem.engine import FileRejected
+from pbem.crypto import age
 from pbem.errors import BadSignature, LimitExceeded, PbemError
-from pbem.fsutil import snapshot
+from pbem.formats import canonical, padding
 from pbem.mail import from_maildir, ingest
+from pbem.play import game
+from pbem.protocol import genesis, identity, schema, turnfile
+from pbem.protocol.engine import FileRejected
+from pbem.store import gamestore as store
+from pbem.store.fsutil import snapshot
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tools"))
 import fuzz_intake

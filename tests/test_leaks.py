@@ -16,20 +16,15 @@ from typing import Any
 import pytest
 from helpers import Player, make_player
 
-from pbem import (
-    age,
-    canonical,
-    demo,
-    dispatch,
-    game,
-    genesis,
-    padding,
-    render,
-    rulesapi,
-    store,
-    summary,
-    turnfile,
-)
+from pbem import rulesapi
+from pbem.cli import demo
+from pbem.crypto import age
+from pbem.formats import canonical, padding
+from pbem.mail import dispatch
+from pbem.play import game
+from pbem.present import render, summary
+from pbem.protocol import genesis, turnfile
+from pbem.store import gamestore as store
 
 
 def _forms(b: bytes) -> set[str]:
@@ -70,7 +65,7 @@ def _play_demo(tmp_path_factory: pytest.TempPathFactory, options: dict[str, Any]
     while steps:
         pend = game.load(players["axis"].session, store.game_dir(players["axis"].home, gid)).pending()
         if pend is not None and pend.kind == "dice-release":
-            steps.insert(0, (pend.seat, ""))  # strict dice: a release-only file (pbem.dicefiles)
+            steps.insert(0, (pend.seat, ""))  # strict dice: a release-only file (pbem.protocol.dicefiles)
         seat, text = steps.pop(0)
         if seat == "*":  # PASS-UNTIL: whoever must act ends its step until the phase prefix
             if pend is not None and not pend.phase.startswith(text):

@@ -12,7 +12,6 @@ from pathlib import Path
 import pytest
 from helpers import start_duel
 
-from pbem import game, paths, store
 from pbem.errors import ExitCode
 from pbem.mail import (
     Attachment,
@@ -28,6 +27,9 @@ from pbem.mail import (
     to_eml,
 )
 from pbem.mail.config import is_loopback, keyring_username
+from pbem.play import game
+from pbem.store import gamestore as store
+from pbem.store import paths
 
 ROOT = Path(__file__).resolve().parent.parent
 PNG = bytes.fromhex("89504e470d0a1a0a") + bytes(range(256)) * 4  # any bytes do; the header makes it a PNG

@@ -12,7 +12,6 @@ import pytest
 from helpers import start_duel
 from mailservers import HOST, IMAP_PASSWORD, IMAP_USER, Dovecot, dovecot, fake_server, free_port
 
-from pbem import game, store
 from pbem.errors import ExitCode, InvalidInput
 from pbem.mail import (
     Attachment,
@@ -26,6 +25,8 @@ from pbem.mail import (
     to_eml,
 )
 from pbem.mail.imap import encode_mailbox, search_criteria
+from pbem.play import game
+from pbem.store import gamestore as store
 
 GOOD = b"pbem-file/v1\n" + bytes(range(256)) * 16
 TRUNCATED = GOOD[:40]
@@ -232,8 +233,8 @@ def test_cli_receive_imap_then_status(inbox: Dovecot, tmp_path: Path) -> None:
     from click.testing import CliRunner
 
     from pbem.cli import cli
-    from pbem.fsutil import atomic_write
-    from pbem.identity import save_identity
+    from pbem.protocol.identity import save_identity
+    from pbem.store.fsutil import atomic_write
 
     red, blue, gid = start_duel(tmp_path)
     save_identity(blue.session.ident, blue.home.identity_file, "pw-blue", work_factor=10)

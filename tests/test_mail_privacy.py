@@ -20,11 +20,18 @@ from typing import Any
 import pytest
 from helpers import Player, make_player
 
-from pbem import age, canonical, demo, dispatch, game, genesis, padding, rulesapi, store, turnfile
-from pbem.engine import FileRejected
+from pbem import rulesapi
+from pbem.cli import demo
+from pbem.crypto import age
 from pbem.errors import InvalidInput
+from pbem.formats import canonical, padding
+from pbem.mail import dispatch
 from pbem.mail.compose import to_eml
 from pbem.mail.config import BodySetting, MailConfigError, body_setting, parse_config
+from pbem.play import game
+from pbem.protocol import genesis, turnfile
+from pbem.protocol.engine import FileRejected
+from pbem.store import gamestore as store
 
 _TOKEN = re.compile(r"[A-Za-z0-9]+")
 _HEX = re.compile(r"\b\d{4}\b")
@@ -222,7 +229,7 @@ def _prior(p: Player, gid: bytes, seq: int) -> game.Derived:
     gs = store.game_dir(p.home, gid)
     files = gs.files()
     d = game.begin(p.session, turnfile.parse(files[0].read()))
-    from pbem import reveal
+    from pbem.play import reveal
 
     parsed = [turnfile.parse(sf.read()) for sf in files[1:]]
     reveal.preload_keys(d, [x for x in parsed if x.kind == "reveal"])
@@ -301,7 +308,7 @@ def test_inspect_shows_no_phase_but_a_player_decrypts_it(
     from click.testing import CliRunner
 
     from pbem.cli import cli
-    from pbem.identity import save_identity
+    from pbem.protocol.identity import save_identity
 
     players, d, f = will_file
     west = players["western"]

@@ -10,7 +10,6 @@ import pytest
 from helpers import Player, start_duel
 from mailservers import HOST, smtp_server
 
-from pbem import game, store
 from pbem.errors import ExitCode, InvalidInput, NotFound, PbemError
 from pbem.mail import (
     Attachment,
@@ -26,6 +25,8 @@ from pbem.mail import (
     send_or_queue,
     to_eml,
 )
+from pbem.play import game
+from pbem.store import gamestore as store
 
 PNG = bytes.fromhex("89504e470d0a1a0a") + b"\x00" * 64
 WHEN = datetime(2027, 1, 1, tzinfo=UTC)
@@ -153,7 +154,7 @@ def _fresh_copy(p: Player, root: Path) -> Player:
     """The same player in a copy of their home as it is now (a second machine, say)."""
     import shutil
 
-    from pbem import paths
+    from pbem.store import paths
 
     shutil.copytree(p.home.data.parent, root)
     return Player(p.name, game.Session(paths.resolve(root), p.session.ident, rng=p.session.rng))

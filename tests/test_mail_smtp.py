@@ -286,11 +286,11 @@ def test_cli_play_when_the_server_is_down_then_resend(tmp_path: Path) -> None:
     from helpers import start_duel
     from mailservers import HOST, free_port, smtp_server
 
-    from pbem import store
     from pbem.cli import cli
     from pbem.errors import ExitCode
-    from pbem.fsutil import atomic_write
-    from pbem.identity import save_identity
+    from pbem.protocol.identity import save_identity
+    from pbem.store import gamestore as store
+    from pbem.store.fsutil import atomic_write
 
     red, blue, gid = start_duel(tmp_path)
     save_identity(red.session.ident, red.home.identity_file, "pw-red", work_factor=10)

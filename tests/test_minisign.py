@@ -1,4 +1,4 @@
-"""Tests for pbem.minisign: the file formats, strict parsing, and interop with the real minisign.
+"""Tests for pbem.crypto.minisign: the file formats, strict parsing, and interop with the real minisign.
 
 The interop tests run Debian's ``minisign`` (0.11). If it is not installed they fail, saying so,
 unless PBEM_ALLOW_MISSING_TOOLS=1, in which case they are skipped. Every file they make is under
@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from pbem import ed25519, minisign
+from pbem.crypto import ed25519, minisign
 from pbem.errors import BadSignature, InvalidInput, LimitExceeded, WeakKey
 
 SEED = bytes(range(1, 33))

@@ -22,11 +22,14 @@ import pytest
 from click.testing import CliRunner, Result
 from helpers import DetRng, make_player, start_duel
 
-from pbem import archive, canonical, game, genesis, names, store, turnfile
 from pbem.cli import cli
 from pbem.errors import Equivocation, ExitCode, InvalidInput
-from pbem.identity import Card, Identity, new_identity
-from pbem.paths import safe_join
+from pbem.formats import canonical, names
+from pbem.play import archive, game
+from pbem.protocol import genesis, turnfile
+from pbem.protocol.identity import Card, Identity, new_identity
+from pbem.store import gamestore as store
+from pbem.store.paths import safe_join
 
 HOSTILE = ["../../x", "../../../../../../x", "a\x00b", "Blue", "con", "nul", "lpt1", "a/b", "x" * 33]
 COMMANDS = ["recover", "archive-import", "receive", "inspect"]

@@ -14,10 +14,18 @@ from typing import Any
 import pytest
 from helpers import Clock, DetRng, Player, make_player
 
-from pbem import age, canonical, demo, dispatch, game, genesis, padding, paths, rulesapi, store, turnfile
+from pbem import rulesapi
+from pbem.cli import demo
+from pbem.crypto import age
 from pbem.errors import LimitExceeded
+from pbem.formats import canonical, padding
+from pbem.formats.padding import BadPadding
+from pbem.mail import dispatch
 from pbem.mail.compose import to_eml
-from pbem.padding import BadPadding
+from pbem.play import game
+from pbem.protocol import genesis, turnfile
+from pbem.store import gamestore as store
+from pbem.store import paths
 
 
 def test_buckets_are_powers_of_two_from_one_kib() -> None:

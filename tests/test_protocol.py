@@ -7,7 +7,6 @@ from pathlib import Path
 import pytest
 from helpers import Player, make_player, start_duel, start_trio
 
-from pbem import game, store, turnfile
 from pbem.errors import (
     Equivocation,
     IllegalOrder,
@@ -16,6 +15,9 @@ from pbem.errors import (
     StateError,
     WrongGame,
 )
+from pbem.play import game
+from pbem.protocol import turnfile
+from pbem.store import gamestore as store
 
 
 def _play(p, gid: bytes, orders: str) -> bytes:  # type: ignore[no-untyped-def]
@@ -54,11 +56,11 @@ def table(request: pytest.FixtureRequest, tmp_path: Path) -> tuple[list[Player],
 
 def test_illegal_order_changes_nothing(tmp_path: Path, table: tuple[list[Player], bytes]) -> None:
     players, gid = table
-    before = __import__("pbem.fsutil", fromlist=["snapshot"]).snapshot(tmp_path)
+    before = __import__("pbem.store.fsutil", fromlist=["snapshot"]).snapshot(tmp_path)
     with pytest.raises(IllegalOrder) as e:
         _play(players[0], gid, "open\n")
     assert e.value.rule in ("Duel 3", "Trio 3")
-    after = __import__("pbem.fsutil", fromlist=["snapshot"]).snapshot(tmp_path)
+    after = __import__("pbem.store.fsutil", fromlist=["snapshot"]).snapshot(tmp_path)
     assert before == after
 
 
@@ -99,7 +101,7 @@ def test_out_of_order_and_equivocation(table: tuple[list[Player], bytes]) -> Non
 
 
 def test_third_identity_reads_nothing(tmp_path: Path, table: tuple[list[Player], bytes]) -> None:
-    from pbem import age
+    from pbem.crypto import age
 
     (red, *others), gid = table
     f1 = turnfile.parse(_play(red, gid, "seal 3\n"))

@@ -9,7 +9,9 @@ import html5lib
 import pytest
 from helpers import start_duel
 
-from pbem import game, render, store, summary
+from pbem.play import game
+from pbem.present import render, summary
+from pbem.store import gamestore as store
 
 PICTURE = {
     "type": "hex", "cols": 3, "rows": 2,

@@ -8,9 +8,10 @@ from pathlib import Path
 import pytest
 from helpers import start_duel
 
-from pbem import game, store
 from pbem.errors import PbemError
-from pbem.fsutil import snapshot
+from pbem.play import game
+from pbem.store import gamestore as store
+from pbem.store.fsutil import snapshot
 
 FLIPS = 1000
 TRUNCATIONS = 100

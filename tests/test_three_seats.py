@@ -15,10 +15,14 @@ from pathlib import Path
 import pytest
 from helpers import Player, start_trio
 
-from pbem import audit, canonical, game, paths, proof, store, turnfile
-from pbem.engine import FileRejected
 from pbem.errors import BadSignature, BrokenChain, Equivocation, InvalidInput, StateError
-from pbem.fsutil import snapshot
+from pbem.formats import canonical
+from pbem.play import audit, game, proof
+from pbem.protocol import turnfile
+from pbem.protocol.engine import FileRejected
+from pbem.store import gamestore as store
+from pbem.store import paths
+from pbem.store.fsutil import snapshot
 
 
 def _gs(p: Player, gid: bytes) -> store.GameStore:

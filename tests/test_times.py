@@ -7,8 +7,10 @@ from pathlib import Path
 import pytest
 from helpers import Player, start_duel
 
-from pbem import game, proof, signedtime, store, turnfile
-from pbem.engine import FileRejected
+from pbem.play import game, proof
+from pbem.protocol import signedtime, turnfile
+from pbem.protocol.engine import FileRejected
+from pbem.store import gamestore as store
 
 
 def _gs(p: Player, gid: bytes) -> store.GameStore:
@@ -66,7 +68,7 @@ def test_an_impossible_time_is_refused(tmp_path: Path) -> None:
 def test_a_backdated_join_is_refused(tmp_path: Path) -> None:
     from helpers import make_player
 
-    from pbem import genesis
+    from pbem.protocol import genesis
 
     red, blue = make_player(tmp_path, "red"), make_player(tmp_path, "blue")
     data = genesis.make_proposal(red.session.ident, rules_name="duel", scenario="standard", my_seat="red",

@@ -10,9 +10,10 @@ from pbem_rules.use import RULES
 from pbem_rules.use.combat import cap, crt_result, final_value
 from pbem_rules.use.tables import authored, crt
 
-from pbem import canonical, rulesapi
-from pbem.cases import ScriptedContext
+from pbem import rulesapi
 from pbem.errors import IllegalOrder, InvalidOrder
+from pbem.formats import canonical
+from pbem.kit.cases import ScriptedContext
 
 BASE = [
     "map blank 20x20",

@@ -12,7 +12,7 @@ import copy
 from typing import Any
 
 from pbem.errors import IllegalOrder, InvalidOrder
-from pbem.hashing import lhash
+from pbem.formats.hashing import lhash
 from pbem.rulesapi import Context, Outcome, Pending, RulesModule, Scenario
 
 VERBS = {"roll", "seal", "open", "secret", "reveal", "pass", "declare", "again", "reserve-other"}

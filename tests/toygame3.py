@@ -15,7 +15,7 @@ import copy
 from typing import Any
 
 from pbem.errors import IllegalOrder, InvalidOrder
-from pbem.hashing import lhash
+from pbem.formats.hashing import lhash
 from pbem.rulesapi import Context, Outcome, Pending, RulesModule, Scenario
 
 SEATS = ("a", "b", "c")

@@ -5,8 +5,8 @@ every turn file's real decrypted public part, and feeds mutants of it
 (type swaps, deletions, insertions, huge integers, deep nesting, wrong
 lengths, maps turned into lists and back, values moved from elsewhere in
 the part) to the receiving player exactly as ``pbem receive`` would apply
-them after decryption: ``pbem.game.check_turn_place`` then
-``pbem.game.apply_turn`` (schema checks, the engine, the rules, the state
+them after decryption: ``pbem.play.game.check_turn_place`` then
+``pbem.play.game.apply_turn`` (schema checks, the engine, the rules, the state
 digest), in replay mode for the *other* seat's file, with no unlock and no
 write (``apply_turn`` never writes; the game store is only read).
 
@@ -14,7 +14,7 @@ Two paths, both in-process:
 
 * full (every ``--full-every``-th input): the mutant is canonically encoded,
   padded, age-encrypted to every seat's real key and signed with the real
-  author key (``pbem.turnfile.seal``), then parsed (``turnfile.parse``) and
+  author key (``pbem.protocol.turnfile.seal``), then parsed (``turnfile.parse``) and
   applied with the receiver's real keyring: the complete receive path after
   reading the bytes;
 * fast (the others): the same, except that decryption is replaced by the
@@ -50,11 +50,17 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 
-from pbem import age, canonical, demo, game, genesis, padding, rulesapi, store, turnfile  # noqa: E402
-from pbem.engine import FileRejected  # noqa: E402
+from pbem import rulesapi  # noqa: E402
+from pbem.cli import demo  # noqa: E402
+from pbem.crypto import age  # noqa: E402
 from pbem.errors import PbemError  # noqa: E402
-from pbem.identity import Identity  # noqa: E402
-from pbem.turnfile import SignedFile  # noqa: E402
+from pbem.formats import canonical, padding  # noqa: E402
+from pbem.play import game  # noqa: E402
+from pbem.protocol import genesis, turnfile  # noqa: E402
+from pbem.protocol.engine import FileRejected  # noqa: E402
+from pbem.protocol.identity import Identity  # noqa: E402
+from pbem.protocol.turnfile import SignedFile  # noqa: E402
+from pbem.store import gamestore as store  # noqa: E402
 
 HUGE = [2**63 - 1, -(2**63), 2**31, -1, 0, 10**12]
 

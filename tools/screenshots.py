@@ -24,7 +24,9 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 from browser import USE_FILES, Chromium, play_use_files, png_problems, start_use  # noqa: E402
 
-from pbem import game, history, render, store, summary  # noqa: E402
+from pbem.play import game  # noqa: E402
+from pbem.present import history, render, summary  # noqa: E402
+from pbem.store import gamestore as store  # noqa: E402
 
 SUMMARY_AFTER = 5  # the file that resolves the first combat (and designates an assault)
 

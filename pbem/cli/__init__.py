@@ -1,4 +1,4 @@
-"""The command line: a thin front over pbem.game, pbem.identity and friends.
+"""The command line: a thin front over pbem.play.game, pbem.protocol.identity and friends.
 
 ``pbem.cli:main`` is the console script; the commands live in the modules of
 this package by topic and register on the one ``cli`` group.

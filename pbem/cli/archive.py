@@ -8,13 +8,16 @@ from pathlib import Path
 
 import click
 
-from pbem import age, game, genesis, store, turnfile
 from pbem.cli.base import Ctx, _progress, cli, pass_ctx
+from pbem.crypto import age
 from pbem.errors import InvalidInput, NotFound, PbemError
-from pbem.identity import (
+from pbem.formats.names import check_seat
+from pbem.play import game
+from pbem.protocol import genesis, turnfile
+from pbem.protocol.identity import (
     Card,
 )
-from pbem.names import check_seat
+from pbem.store import gamestore as store
 
 
 @cli.group("archive")
@@ -28,8 +31,8 @@ def archive_group() -> None:
 @pass_ctx
 def archive_export(c: Ctx, game_ref: str, output: str) -> None:
     """Write every file of GAME into one self-contained archive."""
-    from pbem import archive
-    from pbem.fsutil import atomic_write
+    from pbem.play import archive
+    from pbem.store.fsutil import atomic_write
 
     gs = store.find_game(c.home, game_ref)
     atomic_write(Path(output), archive.export(gs))
@@ -41,7 +44,7 @@ def archive_export(c: Ctx, game_ref: str, output: str) -> None:
 @pass_ctx
 def archive_import(c: Ctx, file: str) -> None:
     """Check every file of an archive and add the game to this home."""
-    from pbem import archive
+    from pbem.play import archive
 
     gs, d = archive.import_archive(c.session(), Path(file).read_bytes())
     seat = f"as {d.my_seat}" if d.my_seat else "as an observer"
@@ -55,7 +58,8 @@ def archive_import(c: Ctx, file: str) -> None:
 @pass_ctx
 def recover(c: Ctx, files: tuple[str, ...], maildir: str | None) -> None:
     """Rebuild lost game folders from their files (mail attachments, .pbem or .eml) and your identity."""
-    from pbem import archive, mail
+    from pbem import mail
+    from pbem.play import archive
 
     found: list[tuple[str, bytes]] = []
     for name in files:
@@ -106,7 +110,7 @@ def recover(c: Ctx, files: tuple[str, ...], maildir: str | None) -> None:
 @pass_ctx
 def archive_history(c: Ctx, game_ref: str, output: str) -> None:
     """Write the game's HTML history: a map per turn, every combat with its dice, dice statistics."""
-    from pbem import history
+    from pbem.present import history
 
     gs = store.find_game(c.home, game_ref)
     path = history.main_export(c.session(), gs, Path(output))
@@ -136,7 +140,7 @@ def inspect(c: Ctx, file: str, part: str | None, raw: bool, decrypt: bool, minis
             raise NotFound(f"file has no part {part!r}",
                            hint=f"parts: public, {', '.join(sorted(h.get('private', {})))}")
         if decrypt:
-            from pbem.game import Keyring
+            from pbem.play.game import Keyring
 
             plain = Keyring(c.session().ident).open(part, blob, f"part {part!r} of file {f.seq}")
             click.echo(json.dumps(plain, indent=2, default=lambda v: v.hex() if isinstance(v, bytes)
@@ -174,10 +178,10 @@ def _export_minisign(f: turnfile.SignedFile, out: Path, name: str, key: bytes) -
     refuses any name or planted symbolic link that would lead out of ``out``;
     nothing is written until all three paths are known to be inside it.
     """
-    from pbem import minisign
-    from pbem.fsutil import atomic_write
+    from pbem.crypto import minisign
     from pbem.mail.receive import _safe_filename
-    from pbem.paths import safe_join
+    from pbem.store.fsutil import atomic_write
+    from pbem.store.paths import safe_join
 
     base = _safe_filename(Path(name).name, 0)
     pub = safe_join(out, f"{check_seat(f.author)}.pub")
@@ -224,8 +228,8 @@ def verify(c: Ctx, game_ref: str | None, all_games: bool, proof_file: str | None
     if not game_ref and not all_games:
         raise InvalidInput("name a GAME or pass --all")
     if proof_file:
-        from pbem import proof
-        from pbem.fsutil import atomic_write
+        from pbem.play import proof
+        from pbem.store.fsutil import atomic_write
 
         gs = store.find_game(c.home, game_ref or "")
         d = game.load(c.session(), gs)
@@ -235,7 +239,7 @@ def verify(c: Ctx, game_ref: str | None, all_games: bool, proof_file: str | None
         click.echo(f"proof bundle written: {proof_file} (check it with 'pbem check-proof {proof_file}')")
     s = c.session()
     games = store.all_games(c.home) if all_games else [store.find_game(c.home, game_ref or "")]
-    from pbem import audit
+    from pbem.play import audit
 
     bad = 0
     for gs in games:
@@ -260,7 +264,7 @@ def verify(c: Ctx, game_ref: str | None, all_games: bool, proof_file: str | None
 @click.argument("file", type=click.Path(exists=True, dir_okay=False))
 def check_proof(file: str) -> None:
     """Check a dispute bundle (no identity or game needed)."""
-    from pbem import proof
+    from pbem.play import proof
 
     rep = proof.check(Path(file).read_bytes())
     click.echo(f"game {rep.game[:12]}: {rep.files} files")

@@ -13,13 +13,17 @@ from typing import Any
 
 import click
 
-from pbem import __version__, game, paths, store, turnfile
+from pbem import __version__
 from pbem.errors import ExitCode, NotFound, OrderErrors, PbemError
-from pbem.identity import (
+from pbem.play import game
+from pbem.protocol import turnfile
+from pbem.protocol.identity import (
     Card,
     Identity,
     load_identity,
 )
+from pbem.store import gamestore as store
+from pbem.store import paths
 
 
 class Ctx:
@@ -53,7 +57,7 @@ class Ctx:
         return self._ident
 
     def rng(self) -> Any:
-        from pbem import randomness
+        from pbem.crypto import randomness
 
         if self._rng is None:
             # With a demo seed, the stream must still differ between commands
@@ -110,8 +114,7 @@ def cli(cctx: click.Context, home: str | None, passphrase_file: str | None) -> N
 
 def _send(c: Ctx, gs: store.GameStore, d: game.Derived, f: turnfile.SignedFile, outbox_only: bool) -> None:
     """Mail a produced file to the other players (or queue .eml files in the outbox)."""
-    from pbem import dispatch
-    from pbem.mail import MailError, load_config
+    from pbem.mail import MailError, dispatch, load_config
 
     cfg = None if outbox_only else load_config(c.home)
     try:

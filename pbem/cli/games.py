@@ -9,13 +9,16 @@ from typing import Any
 
 import click
 
-from pbem import ending, game, genesis, rulesapi, store, turnfile
+from pbem import rulesapi
 from pbem.cli.base import Ctx, _ago, _send, cli, outbox_option, pass_ctx
 from pbem.errors import InvalidInput, NotFound, OrderErrors, PbemError
-from pbem.identity import (
+from pbem.formats.names import USER_HINT, check_seat
+from pbem.play import ending, game
+from pbem.protocol import genesis, turnfile
+from pbem.protocol.identity import (
     Card,
 )
-from pbem.names import USER_HINT, check_seat
+from pbem.store import gamestore as store
 
 
 @cli.group("game")
@@ -299,7 +302,7 @@ def orders_prompt(c: Ctx, game_ref: str, output: str, then_play: bool, outbox_on
         click.echo("  ok")
     if not lines:
         raise InvalidInput("no orders given", hint="type one order a line; an empty line ends")
-    from pbem.fsutil import atomic_write
+    from pbem.store.fsutil import atomic_write
 
     atomic_write(Path(output), ("\n".join(lines) + "\n").encode("utf-8"))
     click.echo(f"orders written: {output}")
@@ -319,8 +322,8 @@ def orders_prompt(c: Ctx, game_ref: str, output: str, then_play: bool, outbox_on
 @pass_ctx
 def show(c: Ctx, game_ref: str, as_html: bool, public: bool, output: str | None) -> None:
     """Show the game as you may see it: your private view unless --public."""
-    from pbem import render, summary
-    from pbem.fsutil import FILE_MODE, atomic_write
+    from pbem.present import render, summary
+    from pbem.store.fsutil import FILE_MODE, atomic_write
 
     gs = store.find_game(c.home, game_ref)
     d = game.load(c.session(), gs)
@@ -343,7 +346,7 @@ def status(c: Ctx) -> None:
     state only); it unlocks your identity only to rebuild a stale cache or to
     queue a mail a crash left unwritten.
     """
-    from pbem import dispatch
+    from pbem.mail import dispatch
 
     games = store.all_games(c.home)
     inv = sorted(c.home.invitations.glob("*.pbem")) if c.home.invitations.is_dir() else []

@@ -10,7 +10,7 @@ import click
 
 from pbem.cli.base import Ctx, cli, pass_ctx
 from pbem.errors import NotFound, PbemError
-from pbem.identity import (
+from pbem.protocol.identity import (
     IDENTITY_WORK_FACTOR,
     Card,
     change_passphrase,
@@ -40,7 +40,7 @@ def key_new(c: Ctx, name: str, email: str, work_factor: int) -> None:
     passphrase = c.passphrase(confirm=True)
     _warn_weak(passphrase)
     save_identity(ident, c.home.identity_file, passphrase, work_factor=work_factor, rng=c.rng())
-    from pbem.fsutil import atomic_write
+    from pbem.store.fsutil import atomic_write
 
     card = ident.card()
     atomic_write(c.home.card_file, card.to_text().encode())

@@ -7,9 +7,11 @@ from typing import Any
 
 import click
 
-from pbem import game, store, turnfile
 from pbem.cli.base import Ctx, _progress, cli, outbox_option, pass_ctx
 from pbem.errors import InvalidInput, NotFound, PbemError
+from pbem.play import game
+from pbem.protocol import turnfile
+from pbem.store import gamestore as store
 
 
 @cli.command()
@@ -123,8 +125,7 @@ def resend(c: Ctx, game_ref: str, outbox_only: bool) -> None:
         raise NotFound("you have written no file in this game yet")
     f = turnfile.parse(mine[-1].read())
     click.echo(f"re-sending file {f.seq} ({f.kind})")
-    from pbem import dispatch
-    from pbem.mail import load_config
+    from pbem.mail import dispatch, load_config
     from pbem.mail.send import send_or_queue
 
     cfg = None if outbox_only else load_config(c.home)

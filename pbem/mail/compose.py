@@ -31,8 +31,8 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from email.message import EmailMessage, MIMEPart
 
-from pbem import turnfile
 from pbem.mail.config import MailError
+from pbem.protocol import turnfile
 
 PBEM_MIME = "application/vnd.pbem"
 GAME_HEADER = "X-Pbem-Game"

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from pbem.errors import ExitCode, PbemError
-from pbem.paths import Home
+from pbem.store.paths import Home
 
 Security = Literal["ssl", "starttls", "none"]
 Kind = Literal["smtp", "imap"]

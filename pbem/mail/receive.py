@@ -3,7 +3,7 @@
 A mail may hold anything: the text, the map as inline images, a player's
 unrelated attachments, or a damaged pbem file. Finding is deliberately
 generous (any part that starts with the pbem magic or is named *.pbem), and
-judging is left to ``pbem.game.receive``, which refuses a bad file with a
+judging is left to ``pbem.play.game.receive``, which refuses a bad file with a
 precise typed error; ``ingest`` collects those per file so that one damaged
 attachment never stops the others.
 
@@ -30,10 +30,11 @@ from email.parser import BytesParser
 from pathlib import Path
 from typing import Literal, cast
 
-from pbem import game, signedtime, turnfile
 from pbem.errors import AuthError, InvalidInput, NotFound, OutOfOrder, PbemError, StateError
-from pbem.fsutil import atomic_write
 from pbem.mail.config import MailError
+from pbem.play import game
+from pbem.protocol import signedtime, turnfile
+from pbem.store.fsutil import atomic_write
 
 # A mail bigger than this is not a game mail (a pbem file is at most 16 MiB,
 # about 22 MiB in base64); skipping it keeps a stray video out of memory.

@@ -23,7 +23,6 @@ from email.parser import BytesHeaderParser
 from pathlib import Path
 from typing import Literal
 
-from pbem.fsutil import atomic_write, fsync_dir, make_dirs
 from pbem.mail.compose import to_eml
 from pbem.mail.config import (
     ENV_PASSWORD,
@@ -34,6 +33,7 @@ from pbem.mail.config import (
     remembering,
 )
 from pbem.mail.config import password_provider as default_password_provider
+from pbem.store.fsutil import atomic_write, fsync_dir, make_dirs
 
 SENT_DIR = "sent"
 _EML_RE = re.compile(r"^(\d{6})-[0-9a-f]{16}\.eml$")

@@ -1,6 +1,6 @@
 """What a USE summary shows: the map picture, tables and event sentences.
 
-The engine draws (pbem.render); this module only says what to draw, from the
+The engine draws (pbem.present.render); this module only says what to draw, from the
 public state (USE has no hidden units: the Will Commit secrets are sealed by
 the engine, never held in the state).
 """

@@ -1,0 +1,1 @@
+"""Shared tooling for rules modules: the DATC-style rules-case runner."""

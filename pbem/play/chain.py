@@ -1,0 +1,211 @@
+"""Checking one turn file against the chain and the rules: where it goes, and what it does.
+
+Every check happens before ``d`` changes: a refused file leaves the derived
+state, and so the home, as it was (pbem.play.game writes only after).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pbem import rulesapi
+from pbem.errors import (
+    BrokenChain,
+    Equivocation,
+    OutOfOrder,
+    PbemError,
+    Replayed,
+    StateError,
+    Unsupported,
+    WrongGame,
+)
+from pbem.play import ending
+from pbem.play.derived import Derived, Session
+from pbem.protocol import dicefiles, schema, signedtime, turnfile
+from pbem.protocol.engine import (
+    EngineContext,
+    FileRejected,
+    GameParams,
+    apply_releases,
+    clone,
+    payload_from_wire,
+)
+from pbem.protocol.turnfile import SignedFile
+from pbem.store.gamestore import GameStore
+
+
+def check_turn_place(store: GameStore, d: Derived, f: SignedFile) -> None:
+    """Where does ``f`` go in the chain? Raise the precise chain error if not right here."""
+    if f.game != d.con.game_id:
+        raise WrongGame("this file belongs to another game")
+    if not d.started:
+        raise StateError(f"the game has not started: waiting for joins from {', '.join(d.waiting_for_joins)}",
+                         hint="receive the missing join files first")
+    expected = d.seq + 1
+    if f.seq < expected:
+        same = [x for x in store.find(f.seq, "turn")]
+        if same and same[0].read() == f.raw:
+            raise Replayed(f"file {f.seq} from {f.author} was received already")
+        if f.author in d.con.cards:
+            f.verify_signature(d.con.cards[f.author].signing_key)
+            if same and same[0].author == f.author:
+                for raw in (f.raw, same[0].read()):
+                    name = f"{f.seq:06d}-{f.author}-{turnfile.file_hash(raw).hex()[:16]}.pbem"
+                    store.add_evidence(name, raw)
+                raise Equivocation(
+                    f"{f.author} signed two different files with sequence number {f.seq}: "
+                    "this is proof of cheating")
+        _attested_equivocation(store, d, f)
+        raise Replayed(f"file {f.seq} is older than the game's current file {d.seq}",
+                       hint="an old file was sent again; nothing to do")
+    if f.seq > expected:
+        raise OutOfOrder(f"file {f.seq} arrived before file {expected}: waiting for file {expected}")
+    if f.prev != d.last_hash:
+        _attested_equivocation(store, d, f)
+        raise BrokenChain(f"file {f.seq} does not follow the game's file {d.seq} (previous-file hash differs)",
+                          hint="the author built on a different history; compare with 'pbem verify'")
+    check_attest(stored_turn(store, d.seq), f)
+
+
+def stored_turn(store: GameStore, seq: int) -> SignedFile | None:
+    """This home's turn file ``seq`` (None for the genesis, or when it holds none)."""
+    have = store.find(seq, "turn") if seq >= 1 else []
+    return turnfile.parse(have[0].read()) if have else None
+
+
+def prev_attest(store: GameStore, d: Derived) -> list[Any]:
+    """What the next turn file carries as ``prev_attest``: the statement of the file it builds on."""
+    prev = stored_turn(store, d.seq)
+    return prev.attestation.to_wire() if prev is not None else []
+
+
+def check_attest(prev: SignedFile | None, f: SignedFile) -> None:
+    """``f`` chains to ``prev``: the statement it carries must be exactly ``prev``'s own."""
+    want = prev.attestation if prev is not None else None
+    if f.prev_attest != want:
+        raise FileRejected(f"file {f.seq} by {f.author}: its prev_attest is not the signed statement of "
+                           f"file {f.seq - 1} it builds on",
+                           hint="its author's tool is not a conforming pbem; keep the file as evidence")
+
+
+def _attested_equivocation(store: GameStore, d: Derived, f: SignedFile) -> None:
+    """Raise Equivocation if ``f`` carries a signed statement for file ``f.seq``-1 that ours contradicts.
+
+    With three or more seats, S can send one file to B and another to C for
+    the same place. C then meets B's next file as a broken chain; B's file
+    carries S's signed statement (tcsig over game, seq, author and body hash)
+    of the file B built on, so C holds two signatures by S for one place.
+    """
+    att = f.prev_attest
+    ours = stored_turn(store, f.seq - 1)
+    if (att is None or ours is None or att.author != ours.author or att.kind != ours.kind
+            or att == ours.attestation or att.author not in d.con.cards or f.author not in d.con.cards):
+        return
+    if not att.verify(d.con.game_id, f.seq - 1, d.con.cards[att.author].signing_key):
+        return
+    f.verify_signature(d.con.cards[f.author].signing_key)
+    for g in (ours, f):
+        store.add_evidence(f"{g.seq:06d}-{g.author}-{g.hash.hex()[:16]}.pbem", g.raw)
+    raise Equivocation(
+        f"{att.author} signed two different files with sequence number {ours.seq}: this home holds one, "
+        f"and {f.author}'s file {f.seq} carries {att.author}'s signature of the other; this is proof of cheating",
+        hint="both were kept under evidence/; 'pbem verify GAME --proof FILE' writes a proof anyone can check "
+             "with 'pbem check-proof', to show the other players")
+
+
+def apply_turn(session: Session, d: Derived, f: SignedFile) -> None:
+    """Verify ``f`` completely and advance ``d`` (``d`` is left unchanged on error)."""
+    h = f.header
+    con = d.con
+    if f.author not in con.cards:
+        raise FileRejected(f"file {f.seq} names seat {f.author!r}, which is not in this game")
+    f.verify_signature(con.cards[f.author].signing_key)
+    signedtime.check_follows(f, signedtime.last_time(d.log, con.proposal, d.joins.values()))
+    if h["rules_hash"] != con.h["rules_hash"] or h["scenario_hash"] != con.h["scenario_hash"]:
+        raise Unsupported(f"file {f.seq} was made with other rules or another scenario than this game's")
+    pend = d.pending()
+    if pend is None:
+        raise StateError("the game is over; no more turn files are accepted")
+    if f.author != pend.seat:
+        raise FileRejected(f"file {f.seq} is by {f.author}, but it was {pend.seat}'s move ({pend.phase})")
+    if set(h["private"]) != set(con.seats):
+        raise FileRejected(f"file {f.seq} must carry one private part per seat")
+    if d.closed:
+        raise StateError("the game is closed: secrets were revealed; no more turns are accepted")
+    public = d.keyring.open(f"{f.seq}/public", h["public"], f"the public part of file {f.seq}")
+    mine = None
+    if d.my_seat is not None:
+        mine = d.keyring.open(f"{f.seq}/{d.my_seat}", h["private"][d.my_seat],
+                              f"your private part of file {f.seq}")
+        # Checked before anything changes: ``d`` must stay as it was if it is malformed.
+        where = f"file {f.seq} by {f.author}: your private part"
+        mine = (schema.private_part(mine, where) if f.author == d.my_seat
+                else schema.other_private_part(mine, where))
+    payload = payload_from_wire(public, h["commits"], where=f"file {f.seq} by {f.author}")
+    # The phase names game content, so it travels in the encrypted public part
+    # (docs/protocol.md §7a); it is checked as soon as that part is open.
+    phase = str(public["phase"])
+    engine_file = is_engine_phase(phase)
+    if phase != pend.phase and not (phase == dicefiles.DICE_REQUEST
+                                    and pend.kind != dicefiles.RELEASE_KIND) and not ending.proposes(phase, pend):
+        raise FileRejected(f"file {f.seq} claims phase {phase!r}; the game is in {pend.phase!r}")
+    est = clone(d.est)
+    rules = d.rules
+    if engine_file:
+        if any(public[k] for k in ("rolls", "roller_seeds", "revealed", "openings", "events")) or h["commits"]:
+            raise FileRejected(f"file {f.seq}: a {phase} file may carry nothing but seeds")
+        apply_engine_orders(d.params, est, f.author, phase, public["orders"], d.rules_pending())
+        out_public = d.public
+    else:
+        ctx = EngineContext(d.params, est, f.author, f.seq, author_mode=False, payload=payload)
+        try:
+            orders = rules.orders_from_wire(public["orders"], None)
+            out = rules.apply(clone(d.public), {}, f.author, orders, ctx)
+        except PbemError as e:
+            raise FileRejected(f"file {f.seq} by {f.author} breaks the rules: {e}",
+                               hint="its author's tool is not a conforming pbem; keep the file as evidence"
+                               ) from None
+        except Exception as e:  # see below: deliberately broad
+            # On purpose: the orders are another player's bytes, and a rules module
+            # cannot foresee every shape a modified tool may sign. Whatever it trips
+            # on, the file is what is wrong, and receive must say so, not crash.
+            raise _rules_crash(f, "the rules", e) from e
+        ctx.finish()
+        out_public = out.public
+    apply_releases(d.params, est, f.author, public["releases"], require_window=True)
+    try:
+        digest = rules.digest(out_public)
+    except Exception as e:  # the state came from another player's orders: as above
+        raise _rules_crash(f, "the rules' state digest", e) from e
+    if digest != public["digest"]:
+        raise FileRejected(f"file {f.seq}: the state its author claims differs from the rules' result")
+    d.est = est
+    d.public = out_public
+    d.seq = f.seq
+    d.last_hash = f.hash
+    d.log.append({"seq": f.seq, "author": f.author, "phase": phase, "time": h["time"],
+                  "events": public["events"]})
+    if f.author == d.my_seat and mine is not None:
+        d.private = mine["state"]
+        d.secrets["openings"].update(mine["openings"])
+        d.secrets["secret_rolls"].update(mine["secret_rolls"])
+
+
+def is_engine_phase(phase: str) -> bool:
+    """A file the engine writes on its own, which never reaches the rules module."""
+    return dicefiles.is_engine_phase(phase) or ending.is_end_phase(phase)
+
+
+def apply_engine_orders(params: GameParams, est: dict[str, Any], author: str, phase: str, orders: Any,
+                        rules_pending: rulesapi.Pending | None) -> None:
+    """An engine file's orders: an end proposal or answer (pbem.play.ending), or dice (pbem.protocol.dicefiles)."""
+    if ending.is_end_phase(phase):
+        ending.apply(est, params.seats, author, phase, orders)
+    else:
+        dicefiles.apply(params, est, author, phase, orders, rules_pending)
+
+
+def _rules_crash(f: SignedFile, what: str, e: Exception) -> FileRejected:
+    return FileRejected(
+        f"file {f.seq} by {f.author} is malformed: {what} failed on it ({type(e).__name__}: {e})"[:500],
+        hint="its author's tool is not a conforming pbem; keep the file as evidence and ask for a fresh one")

@@ -1,0 +1,188 @@
+"""What a player knows of a game: the session, the derived state and the keyring.
+
+The state is rebuilt from the files (pbem.play.game.derive) or the cache;
+this module holds its shape, the genesis steps that start it, and the
+keyring that opens encrypted parts.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from pbem import rulesapi
+from pbem.crypto import age
+from pbem.errors import (
+    Equivocation,
+    NotAddressedToYou,
+    Replayed,
+    StateError,
+    TamperedCiphertext,
+    Unsupported,
+)
+from pbem.formats import canonical, padding
+from pbem.play import ending
+from pbem.protocol import dice, dicefiles, signedtime
+from pbem.protocol.engine import (
+    FileRejected,
+    GameParams,
+    apply_releases,
+)
+from pbem.protocol.genesis import (
+    Constitution,
+    check_join,
+    genesis_hash,
+    initial_engine_state,
+    joins_release,
+    open_escrow,
+    read_proposal,
+)
+from pbem.protocol.identity import Identity
+from pbem.protocol.turnfile import SignedFile
+from pbem.store.paths import Home
+
+Rng = Callable[[int], bytes]
+
+
+@dataclass
+class Session:
+    """An unlocked player in a home, with injected randomness and clock."""
+
+    home: Home
+    ident: Identity
+    rng: Rng = os.urandom
+    now: Callable[[], float] = time.time
+
+    def clock(self) -> int:
+        return int(self.now())
+
+
+@dataclass
+class Derived:
+    """Everything this player knows about a game, rebuilt from its files."""
+
+    con: Constitution
+    my_seat: str | None
+    joins: dict[str, SignedFile] = field(default_factory=dict)
+    roots: dict[str, bytes] = field(default_factory=dict)
+    est: dict[str, Any] = field(default_factory=dict)
+    seq: int = 0
+    last_hash: bytes = b""
+    public: Any = None
+    private: Any = None
+    secrets: dict[str, Any] = field(default_factory=lambda: {"openings": {}, "secret_rolls": {}})
+    log: list[dict[str, Any]] = field(default_factory=list)
+    master: bytes | None = None
+    keys: Keyring | None = None
+    reveals: dict[str, SignedFile] = field(default_factory=dict)
+    violations: list[str] = field(default_factory=list)
+
+    @property
+    def closed(self) -> bool:
+        """A game is closed once any player has revealed its secrets."""
+        return bool(self.reveals)
+
+    @property
+    def keyring(self) -> Keyring:
+        assert self.keys is not None
+        return self.keys
+
+    @property
+    def started(self) -> bool:
+        return self.public is not None
+
+    @property
+    def waiting_for_joins(self) -> list[str]:
+        return [s for s in self.con.seats if s != self.con.host and s not in self.joins]
+
+    @property
+    def params(self) -> GameParams:
+        return self.con.params(self.roots)
+
+    @property
+    def rules(self) -> rulesapi.RulesModule:
+        return self.con.rules
+
+    def rules_pending(self) -> rulesapi.Pending | None:
+        return self.rules.pending(self.public) if self.started else None
+
+    def pending(self) -> rulesapi.Pending | None:
+        """The rules' next decision, or first a dice release it waits for (pbem.protocol.dicefiles)."""
+        return ending.pending(self.est, self.con.seats,  # an open end proposal first (pbem.play.ending)
+                              dicefiles.pending(self.params, self.est, self.rules_pending()))
+
+    def tree(self) -> dice.SeedTree:
+        if self.master is None or self.my_seat is None:
+            raise StateError("this tool holds no seat's dice seeds in this game")
+        return dice.SeedTree(self.master, self.con.game_id, self.my_seat, self.params.depth)
+
+
+class Keyring:
+    """Opens encrypted parts: with this player's key, or with file keys published in reveals.
+
+    Labels name a part: "<seq>/public" or "<seq>/<seat>".
+    """
+
+    def __init__(self, ident: Identity) -> None:
+        self.ident = ident
+        self.file_keys: dict[str, bytes] = {}
+
+    def open(self, label: str, blob: bytes, what: str) -> Any:
+        try:
+            if label in self.file_keys:
+                plain = age.decrypt_with_file_key(blob, self.file_keys[label])
+            else:
+                plain = age.decrypt(blob, [self.ident.age_identity])
+        except age.NoMatchError:
+            raise NotAddressedToYou(f"{what} is not encrypted to your key") from None
+        except age.AgeError as e:
+            raise TamperedCiphertext(f"{what} cannot be decrypted: {e}") from None
+        return canonical.decode(padding.unpad(plain, what))
+
+
+def _start(d: Derived) -> None:
+    con = d.con
+    scen = d.rules.load_scenario(con.h["scenario"])
+    seats = {s: c.name for s, c in con.cards.items()}
+    public, private = d.rules.initial_state(scen, seats, con.options)
+    d.public = public
+    d.private = private.get(d.my_seat) if d.my_seat else None
+    d.last_hash = genesis_hash(con.proposal, d.joins)
+
+
+def begin(session: Session, proposal: SignedFile) -> Derived:
+    con = read_proposal(proposal)
+    if con.rules.rules_hash() != con.h["rules_hash"]:
+        raise Unsupported(
+            f"this game was played with {con.h['rules']} rules {con.h['rules_version']} "
+            f"whose hash differs from this pbem's ({con.rules.version})",
+            hint="verify and play a game with the pbem release that started it")
+    d = Derived(con=con, my_seat=con.seat_of(session.ident.card()), keys=Keyring(session.ident))
+    d.est = initial_engine_state(con)
+    d.roots[con.host] = proposal.header["seed_root"]
+    if d.my_seat == con.host:
+        d.master = open_escrow(session.ident, proposal.header["escrow"])
+    if not d.waiting_for_joins:
+        _start(d)
+    return d
+
+
+def add_join(session: Session, d: Derived, f: SignedFile) -> None:
+    check_join(d.con, f)
+    signedtime.check_follows(f, int(d.con.proposal.header["time"]))
+    if f.author in d.joins:
+        if d.joins[f.author].raw == f.raw:
+            raise Replayed(f"already have {f.author}'s join")
+        raise Equivocation(f"{f.author} signed two different joins for this game")
+    d.roots[f.author] = f.header["seed_root"]
+    if not joins_release(d.con) and f.header["releases"]:
+        raise FileRejected(f"{f.author}'s join releases dice seeds before every seed root is fixed")
+    apply_releases(d.params, d.est, f.author, f.header["releases"], require_window=joins_release(d.con))
+    d.joins[f.author] = f
+    if f.author == d.my_seat:
+        d.master = open_escrow(session.ident, f.header["escrow"])
+    if not d.waiting_for_joins:
+        _start(d)

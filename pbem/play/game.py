@@ -1,0 +1,423 @@
+"""Game operations: derive state from files, receive a file, play a phase, verify.
+
+Everything here checks first and writes last: a refused file or order leaves
+the home byte-identical (except that a proven equivocation keeps both files
+under evidence/, which is the point of detecting it).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from pbem import rulesapi
+from pbem.crypto import age
+from pbem.errors import (
+    BrokenChain,
+    Equivocation,
+    NotAddressedToYou,
+    NotFound,
+    OrderError,
+    OrderErrors,
+    PbemError,
+    Replayed,
+    StateError,
+    Unsupported,
+    WrongGame,
+)
+from pbem.formats import canonical, padding
+from pbem.play import ending, reveal
+from pbem.play.chain import (
+    apply_engine_orders,
+    apply_turn,
+    check_attest,
+    check_turn_place,
+    is_engine_phase,
+    prev_attest,
+)
+from pbem.play.derived import Derived, Keyring, Session, add_join, begin
+from pbem.protocol import dicefiles, signedtime, turnfile
+from pbem.protocol.engine import (
+    EngineContext,
+    FileRejected,
+    Payload,
+    clone,
+    make_releases,
+)
+from pbem.protocol.genesis import (
+    check_join,
+    initial_engine_state,
+    read_proposal,
+)
+from pbem.protocol.identity import Card
+from pbem.protocol.turnfile import SignedFile
+from pbem.store.gamestore import GameStore, game_dir
+
+# The public face of a game's operations: callers import these from here.
+__all__ = ["Derived", "Keyring", "Received", "Session", "add_join", "apply_engine_orders", "apply_turn", "begin",
+           "check_orders", "check_turn_place", "create", "derive", "end", "is_engine_phase", "join", "load",
+           "my_move", "outbox_name", "peek", "play", "prev_attest", "produce_turn", "receive", "repair",
+           "save_cache"]
+
+
+Progress = Callable[[int, int], None]
+
+
+def derive(session: Session, store: GameStore, progress: Progress | None = None) -> Derived:
+    """Rebuild the game from its files, checking every one of them."""
+    files = store.files()
+    if not files or files[0].kind != "proposal":
+        raise NotFound(f"game folder {store.root} holds no proposal")
+    d = begin(session, turnfile.parse(files[0].read()))
+    parsed = [(sf, turnfile.parse(sf.read())) for sf in files[1:]]
+    # Reveals publish file keys; load them first so a seatless observer can read the game.
+    reveal.preload_keys(d, [f for _, f in parsed if f.kind == "reveal"])
+    last_turn: SignedFile | None = None
+    for i, (sf, f) in enumerate(parsed, start=1):
+        if progress is not None:
+            progress(i, len(parsed))
+        if f.kind == "join":
+            add_join(session, d, f)
+        elif f.kind == "turn":
+            if f.seq != d.seq + 1 or f.prev != d.last_hash:
+                raise BrokenChain(f"stored file {sf.path.name} does not follow file {d.seq}")
+            check_attest(last_turn, f)
+            apply_turn(session, d, f)
+            last_turn = f
+        elif f.kind == "reveal":
+            reveal.add_reveal(d, store, f)
+    return d
+
+
+# cache.bin holds public derived state only; what only this seat may know is
+# sealed to its own age key in cache-private.age (pbem.store.gamestore).
+CACHED = ("seq", "last_hash", "public", "log", "est")
+CACHED_PRIVATE = ("private", "secrets")
+
+
+def _cache_key(files: list[Any]) -> bytes:
+    from pbem.formats.hashing import lhash
+
+    return lhash("pbem/v1/cache-key", *[f.path.name for f in files],
+                 *[turnfile.file_hash(f.read()) for f in files[-1:]])
+
+
+def save_cache(store: GameStore, d: Derived) -> None:
+    key = _cache_key(store.files())
+    sealed = None
+    if d.my_seat is not None:
+        plain = canonical.encode({"key": key, **{k: getattr(d, k) for k in CACHED_PRIVATE}})
+        # Fresh OS randomness, not the session's rng: this local file is never
+        # compared, and drawing from a deterministic rng would shift every
+        # later nonce of the game's files.
+        sealed = age.encrypt(padding.pad(plain), [d.keyring.ident.age_recipient])
+    store.save_cache({"key": key, **{k: getattr(d, k) for k in CACHED}}, sealed)
+
+
+def _private_cache(store: GameStore, d: Derived, key: bytes) -> dict[str, Any] | None:
+    """The sealed secrets matching ``key``, or None (missing, stale or unreadable: rebuild)."""
+    blob = store.load_private_cache()
+    if blob is None:
+        return None
+    try:
+        plain = age.decrypt(blob, [d.keyring.ident.age_identity])
+        m = canonical.decode(padding.unpad(plain, "your cached secrets"))
+    except PbemError:  # age errors included
+        return None
+    if not isinstance(m, dict) or m.get("key") != key or any(k not in m for k in CACHED_PRIVATE):
+        return None
+    return m
+
+
+def load(session: Session, store: GameStore) -> Derived:
+    """The game's state: from the cache when it matches the files, else replayed from them.
+
+    Never writes: a command that fails must leave the home as it was.
+    """
+    files = store.files()
+    cache = store.load_cache()
+    if (cache is None or not files or cache.get("key") != _cache_key(files)
+            or any(sf.kind == "reveal" for sf in files)):
+        return derive(session, store)
+    d = begin(session, turnfile.parse(files[0].read()))
+    for sf in files[1:]:
+        if sf.kind == "join":
+            add_join(session, d, turnfile.parse(sf.read()))
+    if not d.started:
+        return derive(session, store)
+    if d.my_seat is not None:
+        mine = _private_cache(store, d, cache["key"])
+        if mine is None:
+            return derive(session, store)
+        for k in CACHED_PRIVATE:
+            setattr(d, k, mine[k])
+    for k in CACHED:
+        setattr(d, k, cache[k])
+    return d
+
+
+def peek(card: Card, store: GameStore) -> Derived | None:
+    """The public view from the clear genesis files and cache.bin alone, with no unlock.
+
+    For commands that need no secret (`status`): cache.bin holds only public
+    derived state (the secrets are sealed apart), so nothing here needs the
+    identity. None when the cache does not match the files: then the caller
+    unlocks and replays (``load``).
+    """
+    files = store.files()
+    cache = store.load_cache()
+    if (cache is None or not files or files[0].kind != "proposal" or cache.get("key") != _cache_key(files)
+            or any(sf.kind == "reveal" for sf in files)):
+        return None
+    con = read_proposal(turnfile.parse(files[0].read()))
+    d = Derived(con=con, my_seat=con.seat_of(card))
+    d.est = initial_engine_state(con)
+    d.roots[con.host] = con.h["seed_root"]
+    for sf in files[1:]:
+        if sf.kind == "join":
+            jf = turnfile.parse(sf.read())
+            check_join(con, jf)
+            d.roots[jf.author] = jf.header["seed_root"]
+            d.joins[jf.author] = jf
+    if d.waiting_for_joins:
+        return d
+    for k in CACHED:
+        setattr(d, k, cache[k])
+    return d
+
+
+def my_move(d: Derived) -> tuple[rulesapi.Pending, str]:
+    """The pending decision and this player's seat; refuses when it is not this player's move."""
+    pend = d.pending()
+    if d.closed:
+        raise StateError("the game is closed: secrets were revealed; no more turns are accepted")
+    if pend is None:
+        raise StateError("the game is over", hint="run 'pbem verify GAME' to check the archive")
+    if d.my_seat is None or d.my_seat != pend.seat:
+        raise StateError(f"it is {pend.seat}'s move ({pend.phase}), not yours",
+                         hint=f"wait for {pend.seat}'s file, then 'pbem receive' it")
+    return pend, d.my_seat
+
+
+def produce_turn(session: Session, store: GameStore, d: Derived, orders_text: str,
+                 dice_request: int = 0, end_vote: str = "") -> bytes:
+    """Author mode: apply this player's orders and seal the next turn file (not yet stored).
+
+    ``dice_request``: instead of orders, ask the other seats for that many more
+    dice seeds (window mode; pbem.protocol.dicefiles). ``end_vote``: instead of orders,
+    propose, accept or decline ending the game by agreement (pbem.play.ending).
+    """
+    pend, seat = my_move(d)
+    rules = d.rules
+    est = clone(d.est)
+    seq = d.seq + 1
+    phase = pend.phase
+    if pend.kind in (dicefiles.RELEASE_KIND, ending.ANSWER_KIND) or dice_request or end_vote:
+        # An engine file: no rules call, no state change but the dice bookkeeping.
+        if end_vote or pend.kind == ending.ANSWER_KIND:
+            phase, eorders = ending.file_orders(d.est, pend, end_vote)
+        elif dice_request:
+            phase = dicefiles.DICE_REQUEST
+            eorders = dicefiles.request_orders(d.params, dice_request)
+        else:
+            eorders = dicefiles.release_orders(orders_text)
+        apply_engine_orders(d.params, est, seat, phase, eorders, d.rules_pending())
+        p = Payload()
+        p.public["orders"] = p.private["orders"] = eorders
+        p.private["state"] = d.private
+        out_public = d.public
+    else:
+        orders = rules.parse_orders(orders_text, seat, d.public, d.private)
+        ctx = EngineContext(d.params, est, seat, seq, author_mode=True, tree=d.tree(),
+                            secrets=clone(d.secrets), rng=session.rng)
+        out = rules.apply(clone(d.public), {seat: clone(d.private)}, seat, orders, ctx)
+        ctx.finish()
+        p = ctx.payload
+        p.public["orders"] = rules.public_orders(orders)
+        p.private["orders"] = rules.private_orders(orders)
+        p.private["state"] = out.private.get(seat, d.private)
+        out_public = out.public
+    p.public["releases"] = make_releases(d.params, est, d.tree(), seat)
+    # Game content stays out of the clear header (docs/protocol.md §7a).
+    p.public["phase"] = phase
+    p.public["digest"] = rules.digest(out_public)
+    recipients = [c.age_recipient for c in d.con.cards.values()]
+    # Every seat's part is padded to the bucket of the largest: sizes tell
+    # neither what the author sealed nor whom it had something to tell.
+    plains = padding.pad_all({s: canonical.encode(p.private if s == seat else {"events": []})
+                              for s in d.con.cards})
+    private_parts = {s: age.encrypt(plains[s], [c.age_recipient], rng=session.rng)
+                     for s, c in d.con.cards.items()}
+    header = {
+        "v": 1, "kind": "turn", "game": d.con.game_id, "seq": seq, "prev": d.last_hash,
+        "author": seat, "time": session.clock(),
+        "rules_hash": d.con.h["rules_hash"], "scenario_hash": d.con.h["scenario_hash"],
+        "public": age.encrypt(padding.pad(canonical.encode(p.public)), recipients, rng=session.rng),
+        "private": private_parts, "commits": p.commits, "prev_attest": prev_attest(store, d),
+    }
+    return turnfile.seal(header, session.ident.sign)
+
+
+def check_orders(session: Session, store: GameStore, orders_text: str) -> list[Any]:
+    """Every problem with an order text, exactly as `play` would meet it; writes nothing."""
+    d = load(session, store)
+    pend, seat = my_move(d)
+    if pend.kind == dicefiles.RELEASE_KIND:
+        dicefiles.release_orders(orders_text)  # a dice release takes no orders
+        return []
+    ctx = EngineContext(d.params, clone(d.est), seat, d.seq + 1, author_mode=True, tree=d.tree(),
+                        secrets=clone(d.secrets), rng=session.rng)
+    errs = d.rules.check_orders(orders_text, seat, clone(d.public), clone(d.private), ctx)
+    if errs:
+        return errs
+    # The rules module's check may be partial (the default only parses): the
+    # real thing, made and thrown away, is what `play` will meet.
+    try:
+        produce_turn(session, store, d, orders_text)
+    except OrderErrors as e:
+        return list(e.errors)
+    except OrderError as e:
+        return [e]
+    return []
+
+
+def outbox_name(f: SignedFile) -> str:
+    return f"{f.game.hex()[:12]}-{f.seq:06d}-{f.kind}-{f.author}.pbem"
+
+
+def repair(session: Session, store: GameStore) -> list[str]:
+    d = load(session, store)
+    return store.repair(d.my_seat, lambda data: outbox_name(turnfile.parse(data)))
+
+
+def play(session: Session, store: GameStore, orders_text: str,
+         dice_request: int = 0, end_vote: str = "") -> tuple[SignedFile, Derived]:
+    repair(session, store)
+    d = load(session, store)
+    data = produce_turn(session, store, d, orders_text, dice_request, end_vote)
+    f = turnfile.parse(data)
+    # Replay our own file exactly as every opponent will before anything is written.
+    check_turn_place(store, d, f)
+    apply_turn(session, d, f)
+    store.add(f.seq, "turn", f.author, data)
+    store.put_outbox(outbox_name(f), data)
+    save_cache(store, d)
+    return f, d
+
+
+@dataclass
+class Received:
+    game: bytes
+    kind: str
+    seq: int
+    author: str
+    status: str  # "added", "duplicate", "invitation"
+
+
+def receive(session: Session, data: bytes) -> Received:
+    f = turnfile.parse(data)
+    store = game_dir(session.home, f.game)
+    if f.kind == "proposal":
+        con = read_proposal(f)
+        signedtime.check_not_future(f, session.clock())
+        if store.exists():
+            have = store.find(0, "proposal")
+            if have and have[0].read() == data:
+                return Received(f.game, f.kind, 0, f.author, "duplicate")
+            raise Equivocation("a different proposal for an existing game id")
+        if con.seat_of(session.ident.card()) is None:
+            raise NotAddressedToYou("this proposal gives your card no seat")
+        from pbem.store.fsutil import atomic_write
+
+        atomic_write(session.home.invitations / f"{f.game.hex()}.pbem", data)
+        return Received(f.game, f.kind, 0, f.author, "invitation")
+    if not store.exists():
+        raise WrongGame(f"no game {f.game.hex()[:12]} in this home",
+                        hint="join the game first ('pbem game join'), or receive into the right --home")
+    # Check the signature against the genesis cards before replaying anything:
+    # a forged or damaged file costs one signature check, not a game replay.
+    props = store.find(0, "proposal")
+    if not props:
+        raise NotFound(f"game folder {store.root} holds no proposal")
+    con = read_proposal(turnfile.parse(props[0].read()))
+    if f.author not in con.cards:
+        raise FileRejected(f"file {f.seq} names seat {f.author!r}, which is not in this game")
+    f.verify_signature(con.cards[f.author].signing_key)
+    # Only on intake: a stored game replayed later has no "now" to compare with.
+    signedtime.check_not_future(f, session.clock())
+    d = load(session, store)
+    if f.kind == "join":
+        if f.author in d.joins and d.joins[f.author].raw == data:
+            return Received(f.game, f.kind, 0, f.author, "duplicate")
+        add_join(session, d, f)
+        store.add(0, "join", f.author, data)
+        save_cache(store, d)
+        return Received(f.game, f.kind, 0, f.author, "added")
+    if f.kind == "turn":
+        try:
+            check_turn_place(store, d, f)
+        except Replayed:
+            if any(x.read() == data for x in store.find(f.seq, "turn")):
+                return Received(f.game, f.kind, f.seq, f.author, "duplicate")
+            raise
+        apply_turn(session, d, f)
+        store.add(f.seq, "turn", f.author, data)
+        save_cache(store, d)
+        return Received(f.game, f.kind, f.seq, f.author, "added")
+    if f.kind == "reveal":
+        have = store.find(f.seq, "reveal", f.author)
+        if have and have[0].read() == data:
+            return Received(f.game, f.kind, f.seq, f.author, "duplicate")
+        reveal.add_reveal(d, store, f)
+        store.add(f.seq, "reveal", f.author, data)
+        return Received(f.game, f.kind, f.seq, f.author, "added")
+    raise Unsupported(f"receiving {f.kind} files is not supported")
+
+
+def end(session: Session, store: GameStore, unilateral: str = "") -> tuple[SignedFile, Derived]:
+    """Write this player's reveal: the game is over, every seat agreed to end it, or
+    (``unilateral`` "conceded" or "abandoned") this player ends it alone (pbem.play.ending)."""
+    d = derive(session, store)
+    data = reveal.make_reveal(session, store, d, unilateral)
+    f = turnfile.parse(data)
+    reveal.add_reveal(d, store, f)
+    store.add(f.seq, "reveal", f.author, data)
+    store.put_outbox(outbox_name(f), data)
+    return f, d
+
+
+def join(session: Session, proposal_data: bytes) -> tuple[SignedFile, Derived]:
+    from pbem.protocol.genesis import check_local_rules, make_join
+
+    p = turnfile.parse(proposal_data)
+    con = read_proposal(p)
+    check_local_rules(con)
+    store = game_dir(session.home, p.game)
+    if store.exists():
+        raise StateError(f"game {p.game.hex()[:12]} is already in this home",
+                         hint="run 'pbem status' to see it")
+    now = session.clock()
+    signedtime.check_not_future(p, now)
+    data = make_join(session.ident, con, rng=session.rng, now=now)
+    jf = turnfile.parse(data)
+    d = begin(session, p)
+    add_join(session, d, jf)
+    store.add(0, "proposal", p.author, proposal_data)
+    store.add(0, "join", jf.author, data)
+    store.put_outbox(outbox_name(jf), data)
+    save_cache(store, d)
+    inv = session.home.invitations / f"{p.game.hex()}.pbem"
+    if inv.exists():
+        inv.unlink()
+    return jf, d
+
+
+def create(session: Session, proposal_data: bytes) -> Derived:
+    p = turnfile.parse(proposal_data)
+    store = game_dir(session.home, p.game)
+    d = begin(session, p)
+    store.add(0, "proposal", p.author, proposal_data)
+    store.put_outbox(outbox_name(p), proposal_data)
+    save_cache(store, d)
+    return d

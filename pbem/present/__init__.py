@@ -1,0 +1,1 @@
+"""What a player reads: the map renderer, turn summaries and the game history."""

@@ -1,0 +1,183 @@
+"""Rendering: the turn summary (HTML and plain text) and the map picture.
+
+Games describe what to draw; this module draws it, so every game gets the same
+summary layout and no game touches templates or mail. A game's
+``RulesModule.summary_view`` returns:
+
+* ``map``: a *map picture* (below) or None;
+* ``tables``: ``[{"title", "columns": [...], "rows": [[...], ...]}]``;
+* ``facts``: ``[[label, value], ...]`` (turn, weather, ...).
+
+A map picture (hex maps; flat-topped hexes, XXYY ids, even columns shifted
+down half a hex, as on most wargame maps)::
+
+    {"type": "hex", "cols": int, "rows": int,
+     "hexes": [{"id": "0405", "fill": "#rrggbb", "label": "Paris",
+                "marker": "capital|city|port|factory|none", "owner": side or None}],
+     "hexsides": [{"a": "0405", "b": "0406", "kind": "river|border|coast"}],
+     "lines": [{"hexes": ["0405", "0505", ...], "kind": "rail"}],
+     "units": [{"hex": "0405", "text": "7A", "sub": "6-4", "side": "axis", "flags": ["low-supply"]}],
+     "highlights": [{"hex": "0405", "kind": "combat|move"}],
+     "sides": {"axis": {"name": "Axis", "fill": "#...", "ink": "#..."}}}
+
+The mailed summary is rendered from the public view only; ``pbem show``
+renders the player's own private view locally.
+"""
+
+from __future__ import annotations
+
+import base64
+import math
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import jinja2
+
+HEX = 14.0  # centre-to-corner in SVG units
+SQ3 = math.sqrt(3)
+
+
+def templates_dir() -> Path:
+    """PBEM_TEMPLATES, else the checkout's templates/, else the installed copy (share/pbem/templates)."""
+    import sys
+
+    env = os.environ.get("PBEM_TEMPLATES")
+    if env:
+        return Path(env)
+    repo = Path(__file__).resolve().parents[2] / "templates"
+    if repo.is_dir():
+        return repo
+    return Path(sys.prefix) / "share" / "pbem" / "templates"
+
+
+def _autoescape(name: str | None) -> bool:
+    return name is None or not name.endswith(".txt.j2")
+
+
+def environment() -> jinja2.Environment:
+    # Plain-text templates (*.txt.j2) must not be HTML-escaped; everything else is.
+    return jinja2.Environment(
+        loader=jinja2.FileSystemLoader(str(templates_dir())),
+        autoescape=_autoescape,  # noqa: S701 - escapes everything but plain-text templates
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+
+
+def hex_center(col: int, row: int) -> tuple[float, float]:
+    x = HEX + 1.5 * HEX * (col - 1)
+    y = SQ3 / 2 * HEX + SQ3 * HEX * (row - 1 + (0.5 if col % 2 == 0 else 0.0))
+    return x, y
+
+
+def hex_points(col: int, row: int) -> str:
+    cx, cy = hex_center(col, row)
+    pts = []
+    for i in range(6):
+        a = math.pi / 3 * i
+        pts.append(f"{cx + HEX * math.cos(a):.1f},{cy + HEX * math.sin(a):.1f}")
+    return " ".join(pts)
+
+
+def _cr(hex_id: str) -> tuple[int, int]:
+    return int(hex_id[:2]), int(hex_id[2:])
+
+
+def _edge(a: str, b: str) -> tuple[float, float, float, float] | None:
+    """The shared edge of two adjacent hexes, as a segment."""
+    ax, ay = hex_center(*_cr(a))
+    bx, by = hex_center(*_cr(b))
+    mx, my = (ax + bx) / 2, (ay + by) / 2
+    dx, dy = bx - ax, by - ay
+    n = math.hypot(dx, dy)
+    if n == 0 or n > 2 * HEX:
+        return None
+    # the edge is perpendicular to the centre line, HEX/2 each side of the midpoint
+    px, py = -dy / n * HEX / 2, dx / n * HEX / 2
+    return mx - px, my - py, mx + px, my + py
+
+
+@dataclass
+class MapSvg:
+    width: float
+    height: float
+    hexes: list[dict[str, Any]] = field(default_factory=list)
+    edges: list[dict[str, Any]] = field(default_factory=list)
+    lines: list[dict[str, Any]] = field(default_factory=list)
+    units: list[dict[str, Any]] = field(default_factory=list)
+    labels: list[dict[str, Any]] = field(default_factory=list)
+    highlights: list[dict[str, Any]] = field(default_factory=list)
+    sides: dict[str, Any] = field(default_factory=dict)
+
+
+def layout(picture: dict[str, Any]) -> MapSvg:
+    cols, rows = int(picture["cols"]), int(picture["rows"])
+    w = HEX * (1.5 * cols + 0.5) + 2
+    h = SQ3 * HEX * (rows + 0.5) + 2
+    m = MapSvg(w, h, sides=picture.get("sides", {}))
+    for hx in picture.get("hexes", []):
+        c, r = _cr(hx["id"])
+        cx, cy = hex_center(c, r)
+        m.hexes.append({**hx, "points": hex_points(c, r), "cx": cx, "cy": cy})
+        if hx.get("label"):
+            m.labels.append({"x": cx, "y": cy + HEX * 0.78, "text": hx["label"]})
+    for e in picture.get("hexsides", []):
+        seg = _edge(e["a"], e["b"])
+        if seg:
+            m.edges.append({"kind": e["kind"], "x1": seg[0], "y1": seg[1], "x2": seg[2], "y2": seg[3]})
+    for ln in picture.get("lines", []):
+        pts = " ".join(f"{x:.1f},{y:.1f}" for x, y in (hex_center(*_cr(h)) for h in ln["hexes"]))
+        m.lines.append({"kind": ln["kind"], "points": pts})
+    stacks: dict[str, int] = {}
+    for u in picture.get("units", []):
+        i = stacks.get(u["hex"], 0)
+        stacks[u["hex"]] = i + 1
+        cx, cy = hex_center(*_cr(u["hex"]))
+        side = m.sides.get(u.get("side", ""), {})
+        m.units.append({**u, "x": cx - 8 + 2.5 * i, "y": cy - 8 - 2.5 * i,
+                        "fill": side.get("fill", "#888"), "ink": side.get("ink", "#000")})
+    for hl in picture.get("highlights", []):
+        c, r = _cr(hl["hex"])
+        m.highlights.append({**hl, "points": hex_points(c, r)})
+    return m
+
+
+def map_svg(picture: dict[str, Any] | None) -> str:
+    if not picture:
+        return ""
+    return environment().get_template("map.svg.j2").render(m=layout(picture))
+
+
+def svg_to_png(svg: str, scale: float = 1.25, colors: int = 96) -> bytes:
+    """Rasterize for mail clients that block SVG (cairosvg: see README, Dependencies).
+
+    The map has few distinct colours, so a palette PNG (Pillow, which cairosvg
+    itself depends on) is a fraction of the size of a true-colour one: mail
+    size matters to players on slow or capped connections.
+    """
+    import io
+
+    import cairosvg
+    from PIL import Image
+
+    png: bytes = cairosvg.svg2png(bytestring=svg.encode("utf-8"), scale=scale)
+    img = Image.open(io.BytesIO(png)).convert("RGB")
+    out = io.BytesIO()
+    img.quantize(colors=colors, method=Image.Quantize.MEDIANCUT).save(out, format="PNG", optimize=True)
+    return out.getvalue()
+
+
+def data_uri_png(png: bytes) -> str:
+    return "data:image/png;base64," + base64.b64encode(png).decode("ascii")
+
+
+def render_html(ctx: dict[str, Any], *, map_src: str | None = None) -> str:
+    """The summary page. ``map_src`` set: an <img> (cid: in mail); else the SVG inline."""
+    return environment().get_template("summary.html.j2").render(**ctx, map_src=map_src)
+
+
+def render_text(ctx: dict[str, Any]) -> str:
+    return environment().get_template("summary.txt.j2").render(**ctx)

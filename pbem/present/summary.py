@@ -1,0 +1,86 @@
+"""What a summary says: built from what one recipient may see.
+
+``build(d, recipient, private=False)`` gives the template context. The mailed
+summary is always built with ``private=False``: mail travels in clear, so it
+holds only what every player of the game may see. ``pbem show`` builds the
+private variant locally.
+"""
+
+from __future__ import annotations
+
+import datetime
+from typing import Any
+
+from pbem.play.game import Derived
+
+
+def _when(t: int) -> str:
+    return datetime.datetime.fromtimestamp(t, datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")
+
+
+def _value_text(v: Any) -> str:
+    """An opened value for people: {'commit': True, 'air': 'GER-VIII'} -> 'commit: yes, air: GER-VIII'."""
+    if isinstance(v, bool):
+        return "yes" if v else "no"
+    if isinstance(v, dict):
+        return ", ".join(f"{k}: {_value_text(x)}" for k, x in v.items() if x is not None) or "-"
+    if isinstance(v, list):
+        return ", ".join(_value_text(x) for x in v)
+    return "-" if v is None else str(v)
+
+
+def _event_view(d: Derived, e: dict[str, Any]) -> dict[str, Any]:
+    out = {"text": d.rules.describe_event(e), "kind": e.get("kind", "")}
+    for k in ("dice", "drm", "result", "rule"):
+        if k in e:
+            out[k] = e[k]
+    return out
+
+
+def build(d: Derived, recipient: str | None, *, private: bool = False) -> dict[str, Any]:
+    con = d.con
+    gid = con.game_id.hex()
+    scen = con.h["scenario"]
+    pend = d.pending() if d.started and not d.closed else None
+    last_own = max((e["seq"] for e in d.log if e["author"] == recipient), default=0)
+    since = [e for e in d.log if e["seq"] > last_own] or d.log[-1:]
+    happened = [{"seq": e["seq"], "author": e["author"], "phase": e["phase"], "when": _when(e["time"]),
+                 "events": [_event_view(d, ev) for ev in e["events"]]} for e in since]
+    opened = [{"ref": ref, "seq": o.get("seq"), "value": o.get("value"), "value_text": _value_text(o.get("value")),
+               "label": d.est["commits"].get(ref, {}).get("label", "?"),
+               "seat": d.est["commits"].get(ref, {}).get("seat", "?")}
+              for ref, o in d.est.get("opened", {}).items() if o.get("seq", 0) > last_own]
+    view = d.rules.summary_view(d.public, d.private if private else None, recipient) if d.started else {
+        "map": None, "tables": [], "facts": []}
+    from pbem.present import render
+
+    players = [{"seat": s, "name": c.name, "email": c.email, "fingerprint": c.fingerprint}
+               for s, c in sorted(con.cards.items())]
+    ctx: dict[str, Any] = {
+        "title": f"{d.rules.title or con.h['rules']}: {scen}",
+        "game_id": gid, "game_short": gid[:12], "seq": d.seq, "rules": con.h["rules"], "scenario": scen,
+        "recipient": recipient, "private": private, "players": players,
+        "pending": None, "happened": happened, "opened": opened,
+        "facts": view.get("facts", []), "tables": view.get("tables", []),
+        "map_svg": render.map_svg(view.get("map")), "has_map": bool(view.get("map")),
+        "result": d.rules.result(d.public) if d.started else None,
+        "closed": d.closed, "waiting_joins": d.waiting_for_joins,
+    }
+    if pend is not None:
+        ctx["pending"] = {"seat": pend.seat, "phase": pend.phase, "wanted": pend.wanted, "kind": pend.kind,
+                          "is_you": pend.seat == recipient,
+                          "name": con.cards[pend.seat].name,
+                          "commands": [f"pbem orders template {gid[:12]} > orders.txt",
+                                       f"pbem orders check {gid[:12]} --orders orders.txt",
+                                       f"pbem play {gid[:12]} --orders orders.txt"]}
+    return ctx
+
+
+def subject(d: Derived) -> str:
+    """Mail subject: game, turn/phase and who must act."""
+    gid = d.con.game_id.hex()[:12]
+    pend = d.pending() if d.started and not d.closed else None
+    if pend is None:
+        state = "game over" if d.started else "waiting for joins"
+        return f"[pbem] {d.con.h['scenario']} {gid}: file {d.seq}: {state}"
+    return f"[pbem] {d.con.h['scenario']} {gid}: file {d.seq}: {pend.phase}: {pend.seat} to act"

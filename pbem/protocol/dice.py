@@ -1,0 +1,155 @@
+"""Fair dice with no dice server.
+
+Every player fixes, before play, a Merkle root over its seeds (pbem.crypto.merkle).
+Roll number ``k`` of roller ``R`` takes one seed from every player: the slot
+``k * len(seats) + index(R)`` of each player's tree. The roll's key is
+
+    K = H("pbem/v1/dice", game, R, k, seed_1, ..., seed_n)   (seeds in seat order)
+
+and dice values come from the stream ``H("pbem/v1/dice-stream", K, j)`` by
+rejection sampling of 64-bit words, so a d6 is exactly uniform (no modulo bias).
+
+Why it is fair: every seed is fixed at genesis (committed by the roots, and the
+roots are countersigned by everyone before any seed is released), so no player
+can choose its input after seeing another's. As long as one player's seed is
+uniformly random and unknown to the others when they fix theirs, ``K`` is
+uniform. Why the roller cannot re-roll: ``k`` is the next unused index, fixed
+by the file chain; re-running the tool or editing the folder yields the same
+seeds and therefore the same numbers.
+
+The roller's own seed for a slot is known only to the roller until it is
+released, so a *secret* roll stays secret while the opponents' seeds for that
+slot are already public. The honest limit (docs/protocol.md): the roller can
+compute its own next rolls before deciding how to act. Strict mode closes this
+at the cost of an email: the opponent releases its seed for the slot only
+after the action that consumes the roll is fixed in a signed file.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import struct
+from dataclasses import dataclass
+
+from pbem.crypto import merkle
+from pbem.errors import AuthError, InvalidInput
+from pbem.formats.hashing import lhash
+
+DICE = "pbem/v1/dice"
+STREAM = "pbem/v1/dice-stream"
+SEED = "pbem/v1/seed"
+MAX_SIDES = 1 << 32
+
+
+class BadSeed(AuthError):
+    default_hint = "a released seed does not match its player's committed seed root; keep the file as evidence"
+
+
+def derive_seed(master: bytes, index: int) -> bytes:
+    """Seeds come from one 32-byte master secret so a player stores 32 bytes, not thousands."""
+    return hmac.new(master, SEED.encode() + struct.pack(">Q", index), hashlib.sha256).digest()
+
+
+def slot_index(roller_index: int, k: int, nseats: int) -> int:
+    return k * nseats + roller_index
+
+
+class SeedTree:
+    """One player's seed tree for one game (held only by that player)."""
+
+    def __init__(self, master: bytes, game: bytes, seat: str, depth: int) -> None:
+        self.master = master
+        self.game = game
+        self.seat = seat
+        self.depth = depth
+        self._tree: merkle.Tree | None = None
+
+    def seed(self, index: int) -> bytes:
+        if not 0 <= index < (1 << self.depth):
+            raise InvalidInput(f"seed index {index} is outside the committed tree")
+        return derive_seed(self.master, index)
+
+    @property
+    def tree(self) -> merkle.Tree:
+        if self._tree is None:
+            leaves = [
+                merkle.leaf_hash(self.game, self.seat, i, derive_seed(self.master, i))
+                for i in range(1 << self.depth)
+            ]
+            self._tree = merkle.Tree(leaves)
+        return self._tree
+
+    @property
+    def root(self) -> bytes:
+        return self.tree.root
+
+    def release(self, index: int) -> SeedRelease:
+        return SeedRelease(self.seat, index, self.seed(index), self.tree.proof(index))
+
+
+@dataclass(frozen=True)
+class SeedRelease:
+    seat: str
+    index: int
+    seed: bytes
+    proof: list[bytes]
+
+    def check(self, game: bytes, root: bytes, depth: int) -> None:
+        if len(self.seed) != 32:
+            raise BadSeed(f"seed {self.index} of {self.seat} is not 32 bytes")
+        leaf = merkle.leaf_hash(game, self.seat, self.index, self.seed)
+        if not merkle.verify(root, leaf, self.index, self.proof, depth):
+            raise BadSeed(f"seed {self.index} of {self.seat} does not match the committed root")
+
+    def to_wire(self) -> list[object]:
+        return [self.seat, self.index, self.seed, list(self.proof)]
+
+    @staticmethod
+    def from_wire(w: object) -> SeedRelease:
+        if (
+            not isinstance(w, list) or len(w) != 4 or not isinstance(w[0], str)
+            or not isinstance(w[1], int) or isinstance(w[1], bool)
+            or not isinstance(w[2], bytes) or not isinstance(w[3], list)
+            or not all(isinstance(p, bytes) and len(p) == 32 for p in w[3])
+        ):
+            raise InvalidInput("malformed seed release")
+        return SeedRelease(w[0], w[1], w[2], list(w[3]))
+
+
+def roll_key(game: bytes, roller: str, k: int, seeds_in_seat_order: list[bytes]) -> bytes:
+    return lhash(DICE, game, roller, k, *seeds_in_seat_order)
+
+
+class DieStream:
+    """Uniform integers from a roll key by rejection sampling."""
+
+    def __init__(self, key: bytes) -> None:
+        self.key = key
+        self._block = 0
+        self._buf = b""
+
+    def _word(self) -> int:
+        if len(self._buf) < 8:
+            self._buf += lhash(STREAM, self.key, self._block)
+            self._block += 1
+        w, self._buf = self._buf[:8], self._buf[8:]
+        return int.from_bytes(w, "big")
+
+    def uniform(self, sides: int) -> int:
+        """An integer in 1..sides, exactly uniform."""
+        if not 2 <= sides <= MAX_SIDES:
+            raise InvalidInput(f"a die must have 2 to {MAX_SIDES} sides, not {sides}")
+        # Accept only words below the largest multiple of `sides`, so every
+        # face has exactly the same number of preimages.
+        limit = (1 << 64) - ((1 << 64) % sides)
+        while True:
+            w = self._word()
+            if w < limit:
+                return w % sides + 1
+
+
+def roll(game: bytes, roller: str, k: int, seeds_in_seat_order: list[bytes],
+         sides: int, count: int = 1) -> list[int]:
+    s = DieStream(roll_key(game, roller, k, seeds_in_seat_order))
+    return [s.uniform(sides) for _ in range(count)]

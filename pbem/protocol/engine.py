@@ -1,0 +1,443 @@
+"""Applying one turn file: the rules Context in author and replay mode.
+
+The same rules code runs on the author's machine (author mode: full orders,
+the author's own seeds and secrets) and on every other machine (replay mode:
+the public projection of the orders plus what the file publishes). The
+author's tool also replays its own new file in replay mode before it writes
+it, so a rules module that let a secret leak into the public state is caught
+on the author's machine, not by an opponent.
+
+Engine bookkeeping (``EngineState``) is public and derived from the files
+alone: next roll index per seat, seeds released so far, commitments made and
+opened.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from pbem.errors import AuthError, InvalidInput, StateError
+from pbem.protocol import commit as commitments
+from pbem.protocol import dice, schema
+from pbem.rulesapi import SecretRoll
+
+Rng = Callable[[int], bytes]
+
+
+class FileRejected(AuthError):
+    """A file whose contents do not match what its author's tool must have produced."""
+
+    default_hint = "the file is inconsistent with the rules or the dice; keep it as evidence and ask its author"
+
+
+@dataclass
+class GameParams:
+    game_id: bytes
+    seats: list[str]  # in seat order (the order of the proposal's cards)
+    roots: dict[str, bytes]
+    depth: int
+    window: int
+    strict: bool = False
+
+    def release_target(self, est: dict[str, Any], roller: str) -> int:
+        """How many of ``roller``'s slots every other player must have released by now.
+
+        Window mode: the next ``window`` rolls, ahead of time (more when the
+        roller asked for more with a dice request). Strict mode: only the rolls
+        reserved in an earlier signed file, so the action was fixed before
+        anyone released the seeds that decide it.
+        """
+        reserved = int(est["reserved"].get(roller, 0))
+        if self.strict:
+            return max(reserved, int(est["used"][roller]))
+        return max(reserved, int(est["used"][roller]) + self.window)
+
+    def release_needed(self, est: dict[str, Any], roller: str) -> int:
+        """How many of ``roller``'s slots must be out before ``roller`` may write its next file.
+
+        Strict: every reserved slot (the roller must roll them next). Window:
+        at least one roll ahead, or what the roller requested.
+        """
+        reserved = int(est["reserved"].get(roller, 0))
+        if self.strict:
+            return reserved
+        return max(reserved, int(est["used"][roller]) + 1)
+
+    def release_owed(self, est: dict[str, Any], roller: str) -> list[str]:
+        """The seats (in seat order) that still owe ``roller`` seeds before it can move."""
+        need = self.release_needed(est, roller)
+        return [p for p in self.seats if p != roller and len(est["released"][p][roller]) < need]
+
+    def available(self, est: dict[str, Any], roller: str) -> int:
+        """How many of ``roller``'s slots every other seat has released."""
+        return min((len(est["released"][p][roller]) for p in self.seats if p != roller), default=0)
+
+    def slot(self, roller: str, k: int) -> int:
+        i = dice.slot_index(self.seats.index(roller), k, len(self.seats))
+        if i >= (1 << self.depth):
+            raise StateError(f"{roller} has used every committed dice seed",
+                             hint="start a new game with a larger dice_depth option")
+        return i
+
+
+def new_engine_state(seats: list[str]) -> dict[str, Any]:
+    return {
+        "used": {s: 0 for s in seats},
+        "released": {p: {r: [] for r in seats if r != p} for p in seats},
+        "commits": {},
+        "opened": {},
+        "revealed_rolls": {},
+        "reserved": {},
+    }
+
+
+def apply_releases(params: GameParams, est: dict[str, Any], releaser: str,
+                   wires: list[Any], *, require_window: bool) -> None:
+    """Check and record seed releases by ``releaser`` (must be contiguous, then cover the window)."""
+    rel = est["released"][releaser]
+    for w in wires:
+        r = dice.SeedRelease.from_wire(w)
+        if not isinstance(w, list) or r.seat not in rel:
+            raise FileRejected(f"{releaser} released a seed for unknown roller {r.seat!r}")
+        k = len(rel[r.seat])
+        if r.index != params.slot(r.seat, k):
+            raise FileRejected(f"{releaser}'s seed release for {r.seat} is out of order")
+        # SeedRelease.seat names the roller; the leaf is bound to the releaser's tree.
+        dice.SeedRelease(releaser, r.index, r.seed, r.proof).check(
+            params.game_id, params.roots[releaser], params.depth)
+        rel[r.seat].append(r.seed)
+    if require_window:
+        for roller, seeds in rel.items():
+            if len(seeds) < params.release_target(est, roller):
+                raise FileRejected(
+                    f"{releaser} did not release enough dice seeds for {roller}",
+                    hint="the author's tool is not a conforming pbem; ask them to upgrade")
+
+
+def make_releases(params: GameParams, est: dict[str, Any], tree: dice.SeedTree,
+                  releaser: str) -> list[Any]:
+    out: list[Any] = []
+    for roller, seeds in est["released"][releaser].items():
+        for k in range(len(seeds), params.release_target(est, roller)):
+            idx = params.slot(roller, k)
+            r = tree.release(idx)
+            out.append(dice.SeedRelease(roller, idx, r.seed, r.proof).to_wire())
+    return out
+
+
+@dataclass
+class Payload:
+    """What a turn file publishes (public) and seals to its author (private)."""
+
+    public: dict[str, Any] = field(default_factory=lambda: {
+        "orders": None, "rolls": [], "roller_seeds": [], "revealed": [], "releases": [],
+        "openings": [], "events": [], "commits": []})
+    private: dict[str, Any] = field(default_factory=lambda: {
+        "orders": None, "state": None, "openings": {}, "secret_rolls": {}, "events": []})
+    # Only the digests go into the clear header; each one's label and context
+    # (e.g. "combat 3 0412": a target hex) are game content and travel in the
+    # encrypted public part as public["commits"], index for index.
+    commits: list[bytes] = field(default_factory=list)
+
+
+class EngineContext:
+    """The rules Context. ``tree``/``secrets`` are given in author mode only."""
+
+    def __init__(self, params: GameParams, est: dict[str, Any], seat: str, seq: int, *,
+                 author_mode: bool, payload: Payload | None = None,
+                 tree: dice.SeedTree | None = None, secrets: dict[str, Any] | None = None,
+                 rng: Rng | None = None, audit: dict[str, Any] | None = None) -> None:
+        self.params = params
+        self.game_id = params.game_id
+        self.est = est
+        self.seat = seat
+        self.seq = seq
+        # In an audit (after the game, with every secret revealed) the rules see
+        # the author's view, but the engine checks the file instead of making one.
+        self.author_mode = author_mode or audit is not None
+        self.audit = audit
+        self._produce = author_mode and audit is None
+        self.tree = tree
+        self.secrets = secrets or {"openings": {}, "secret_rolls": {}}
+        self.rng = rng
+        self.payload = payload or Payload()
+        self._roll_i = 0
+        self._seed_i = 0  # roller seeds consumed (one per public roll)
+        self._commit_i = 0
+        self._open_i = 0
+        self._reveal_i = 0
+        self.events: list[dict[str, Any]] = []
+        self.private_events: list[dict[str, Any]] = []
+        # Strict mode burns the author's slots that were out before this file
+        # and stay unrolled, so no roller keeps a known roll for a later choice.
+        self._available_at_start = params.available(est, seat)
+
+    @property
+    def strict_dice(self) -> bool:
+        return self.params.strict
+
+    # -- dice ---------------------------------------------------------------
+    def _other_seeds(self, k: int) -> dict[str, bytes]:
+        out = {}
+        for p in self.params.seats:
+            if p == self.seat:
+                continue
+            seeds = self.est["released"][p][self.seat]
+            if k >= len(seeds):
+                raise StateError(
+                    f"{p} has not released its dice seed for {self.seat}'s roll {k}",
+                    hint=f"wait for {p}'s next file, then play again")
+            out[p] = seeds[k]
+        return out
+
+    def _values(self, k: int, own_seed: bytes, sides: int, count: int) -> list[int]:
+        seeds = self._other_seeds(k)
+        seeds[self.seat] = own_seed
+        ordered = [seeds[s] for s in self.params.seats]
+        return dice.roll(self.game_id, self.seat, k, ordered, sides, count)
+
+    def _own_release(self, k: int) -> dice.SeedRelease:
+        assert self.tree is not None
+        return self.tree.release(self.params.slot(self.seat, k))
+
+    def _check_own_release(self, w: Any, k: int) -> bytes:
+        r = dice.SeedRelease.from_wire(w)
+        if r.seat != self.seat or r.index != self.params.slot(self.seat, k):
+            raise FileRejected(f"roll {k} of {self.seat}: the seed released is for another slot")
+        r.check(self.game_id, self.params.roots[self.seat], self.params.depth)
+        return r.seed
+
+    def _next_record(self, sides: int, purpose: str, count: int, secret: bool) -> dict[str, Any]:
+        rolls = self.payload.public["rolls"]
+        if self._roll_i >= len(rolls):
+            raise FileRejected(f"the rules rolled '{purpose}' but the file records no such roll")
+        rec: dict[str, Any] = rolls[self._roll_i]
+        self._roll_i += 1
+        k = self.est["used"][self.seat]
+        want = {"k": k, "sides": sides, "count": count, "purpose": purpose, "secret": secret}
+        for key, v in want.items():
+            if rec.get(key) != v:
+                raise FileRejected(f"roll record {self._roll_i} differs from what the rules asked for ({key})")
+        return rec
+
+    def roll(self, sides: int, purpose: str, count: int = 1) -> list[int]:
+        k = self.est["used"][self.seat]
+        if self._produce:
+            rel = self._own_release(k)
+            values = self._values(k, rel.seed, sides, count)
+            self.payload.public["rolls"].append(
+                {"k": k, "sides": sides, "count": count, "purpose": purpose, "secret": False,
+                 "values": values})
+            self.payload.public["roller_seeds"].append(
+                dice.SeedRelease(self.seat, rel.index, rel.seed, rel.proof).to_wire())
+        else:
+            rec = self._next_record(sides, purpose, count, False)
+            seeds = self.payload.public["roller_seeds"]
+            if self._seed_i >= len(seeds):
+                raise FileRejected(f"roll {k} of {self.seat}: the roller's seed is missing")
+            seed = self._check_own_release(seeds[self._seed_i], k)
+            self._seed_i += 1
+            values = self._values(k, seed, sides, count)
+            if rec.get("values") != values:
+                raise FileRejected(f"roll {k} of {self.seat} ({purpose}): the recorded dice are not the fair ones")
+        self.est["used"][self.seat] = k + 1
+        return values
+
+    def secret_roll(self, sides: int, purpose: str, count: int = 1) -> SecretRoll:
+        k = self.est["used"][self.seat]
+        ref = f"{self.seat}.{k}"
+        values: list[int] | None = None
+        if self._produce:
+            rel = self._own_release(k)
+            values = self._values(k, rel.seed, sides, count)
+            self.payload.public["rolls"].append(
+                {"k": k, "sides": sides, "count": count, "purpose": purpose, "secret": True,
+                 "values": None})
+            self.payload.private["secret_rolls"][ref] = {"k": k, "sides": sides, "count": count,
+                                                         "values": values}
+        else:
+            rec = self._next_record(sides, purpose, count, True)
+            if rec.get("values") is not None:
+                raise FileRejected("a secret roll's values were published")
+            if self.audit is not None:
+                assert self.tree is not None
+                values = self._values(k, self.tree.seed(self.params.slot(self.seat, k)), sides, count)
+                claimed = self.audit["secret_rolls"].get(ref, {}).get("values")
+                if claimed != values:
+                    raise FileRejected(f"secret roll {ref} ({purpose}): the author used {claimed}, "
+                                       f"the committed seeds give {values}")
+        self.est["used"][self.seat] = k + 1
+        self.est["revealed_rolls"][ref] = None
+        return SecretRoll(ref, values)
+
+    def reveal_roll(self, ref: str) -> list[int]:
+        seat, _, ks = ref.partition(".")
+        if seat != self.seat or ref not in self.est["revealed_rolls"]:
+            raise FileRejected(f"{self.seat} cannot reveal roll {ref}")
+        if self.est["revealed_rolls"][ref] is not None:
+            raise FileRejected(f"roll {ref} was revealed already")
+        k = int(ks)
+        if self._produce:
+            info = self.secrets["secret_rolls"].get(ref)
+            if info is None:
+                raise StateError(f"this tool does not hold secret roll {ref}")
+            rel = self._own_release(k)
+            self.payload.public["revealed"].append(
+                {"ref": ref, "sides": info["sides"], "count": info["count"],
+                 "seed": dice.SeedRelease(self.seat, rel.index, rel.seed, rel.proof).to_wire()})
+            values = self._values(k, rel.seed, info["sides"], info["count"])
+        else:
+            recs = self.payload.public["revealed"]
+            if self._reveal_i >= len(recs):
+                raise FileRejected(f"the rules revealed roll {ref} but the file does not")
+            rec = recs[self._reveal_i]
+            self._reveal_i += 1
+            if rec.get("ref") != ref:
+                raise FileRejected(f"revealed roll {rec.get('ref')} is not {ref}")
+            seed = self._check_own_release(rec["seed"], k)
+            values = self._values(k, seed, int(rec["sides"]), int(rec["count"]))
+        self.est["revealed_rolls"][ref] = values
+        return values
+
+    def reserve_rolls(self, count: int, roller: str | None = None) -> None:
+        """Announce ``count`` rolls ``roller`` (default: this file's author) makes in a later file.
+
+        Strict mode: the other seats release their seeds for those slots only
+        in files signed after this one (this file's author releases its own at
+        once when it reserves for someone else), so the action that needs the
+        rolls is fixed before anyone, the roller included, can compute them.
+        Window mode: a no-op, seeds are released ahead anyway.
+        """
+        who = self.seat if roller is None else roller
+        if who not in self.params.seats:
+            raise FileRejected(f"a roll reservation for {who!r}, which is not a seat of this game")
+        if not 0 <= count <= 1024:
+            raise FileRejected(f"a roll reservation of {count} rolls")
+        if not self.params.strict:
+            return
+        used = int(self.est["used"][who])
+        current = int(self.est["reserved"].get(who, used))
+        self.est["reserved"][who] = max(current, used) + count
+
+    # -- commitments --------------------------------------------------------
+    def commit(self, label: str, value: Any, context: str = "") -> str:
+        ref = f"{self.seq}.{self._commit_i}"
+        ctx = f"{self.seq}:{context}"
+        if self._produce:
+            c, o = commitments.commit(label, self.game_id, self.seat, ctx, value, self.rng)
+            self.payload.commits.append(c.digest)
+            self.payload.public["commits"].append({"label": c.label, "ctx": c.context})
+            self.payload.private["openings"][ref] = o.to_wire()
+            self.secrets["openings"][ref] = o.to_wire()
+        else:
+            metas = self.payload.public.get("commits", [])
+            if self._commit_i >= min(len(self.payload.commits), len(metas)):
+                raise FileRejected(f"the rules committed '{label}' but the file has no such commitment")
+            meta = metas[self._commit_i]
+            if not isinstance(meta, dict):
+                raise FileRejected(f"commitment {ref}: its label and context are malformed")
+            # The seat is the signed author; label and context come from the public part.
+            c = commitments.Commitment.from_wire({"label": meta.get("label"), "seat": self.seat,
+                                                  "ctx": meta.get("ctx"),
+                                                  "digest": self.payload.commits[self._commit_i]})
+            if (c.label, c.seat, c.context) != (label, self.seat, ctx):
+                raise FileRejected(f"commitment {ref} is labelled differently from what the rules made")
+            if self.audit is not None:
+                o = self.audit["openings"].get(ref)
+                if o is None:
+                    raise FileRejected(f"the author's private part lacks the opening of {ref}")
+                opening = commitments.Opening.from_wire(o)
+                commitments.check(c, self.game_id, opening)
+                if opening.value != value:
+                    raise FileRejected(f"commitment {ref} ({label}) sealed {opening.value!r}, "
+                                       f"but the author's orders give {value!r}")
+        self._commit_i += 1
+        self.est["commits"][ref] = commitments.Commitment(label, self.seat, ctx, c.digest).to_wire()
+        return ref
+
+    def open(self, ref: str) -> Any:
+        if ref not in self.est["commits"]:
+            raise FileRejected(f"no commitment {ref} to open")
+        c = commitments.Commitment.from_wire(self.est["commits"][ref])
+        if c.seat != self.seat:
+            raise FileRejected(f"{self.seat} cannot open {c.seat}'s commitment {ref}")
+        if ref in self.est["opened"]:
+            return self.est["opened"][ref]["value"]
+        if self._produce:
+            o = self.secrets["openings"].get(ref)
+            if o is None:
+                raise StateError(f"this tool does not hold the opening of commitment {ref}")
+            opening = commitments.Opening.from_wire(o)
+            self.payload.public["openings"].append({"ref": ref, **opening.to_wire()})
+        else:
+            recs = self.payload.public["openings"]
+            if self._open_i >= len(recs):
+                raise FileRejected(f"the rules opened {ref} but the file holds no opening")
+            rec = recs[self._open_i]
+            self._open_i += 1
+            if rec.get("ref") != ref:
+                raise FileRejected(f"opening {rec.get('ref')} is not {ref}")
+            opening = commitments.Opening.from_wire(rec)
+        commitments.check(c, self.game_id, opening)
+        self.est["opened"][ref] = {"value": opening.value, "seq": self.seq}
+        return opening.value
+
+    # -- events -------------------------------------------------------------
+    def event(self, kind: str, **fields: Any) -> None:
+        self.events.append({"kind": kind, **fields})
+
+    def private_event(self, kind: str, **fields: Any) -> None:
+        self.private_events.append({"kind": kind, **fields})
+
+    def finish(self) -> None:
+        """Replay mode: everything the file records must have been consumed by the rules."""
+        if self.params.strict:
+            used = int(self.est["used"][self.seat])
+            self.est["used"][self.seat] = max(used, self._available_at_start)
+        if self._produce:
+            self.payload.public["events"] = self.events
+            self.payload.private["events"] = self.private_events
+            return
+        p = self.payload.public
+        if (self._roll_i != len(p["rolls"]) or self._commit_i != len(self.payload.commits)
+                or self._open_i != len(p["openings"]) or self._reveal_i != len(p["revealed"])):
+            raise FileRejected("the file records rolls, commitments or openings the rules did not make")
+        if len(p["roller_seeds"]) != sum(1 for r in p["rolls"] if not r["secret"]):
+            raise FileRejected("the file publishes roller seeds that no roll used")
+        if p["events"] != self.events:
+            raise FileRejected("the file's event log differs from what the rules produce")
+
+
+def clone(x: Any) -> Any:
+    return copy.deepcopy(x)
+
+
+def payload_from_wire(public: Any, commits: list[Any], *, where: str = "a turn file") -> Payload:
+    # Every field of the part, to the last nested record, before the engine or
+    # a rules module reads one: the author may run a modified pbem.
+    schema.public_part(public, f"{where}: public part")
+    schema.commit_digests(commits, f"{where}: commitments")
+    if not isinstance(public, dict):
+        raise InvalidInput("public part is not a map")
+    need = {"orders", "rolls", "roller_seeds", "revealed", "releases", "openings", "events", "commits",
+            "phase", "digest"}
+    if set(public) != need:
+        raise InvalidInput("public part has missing or unknown fields")
+    for k in need - {"orders", "phase", "digest"}:
+        if not isinstance(public[k], list):
+            raise InvalidInput(f"public part: {k} must be a list")
+    if not isinstance(public["phase"], str):
+        raise InvalidInput("public part: phase must be a string")
+    if not isinstance(public["digest"], bytes) or len(public["digest"]) != 32:
+        raise InvalidInput("public part: the state digest must be 32 bytes")
+    # The header holds the digests, the public part their labels and contexts: one each, in order.
+    if len(public["commits"]) != len(commits):
+        raise InvalidInput(f"public part: {len(public['commits'])} commitment labels for "
+                           f"{len(commits)} commitment digests in the header")
+    p = Payload()
+    p.public = public
+    p.commits = list(commits)
+    return p

@@ -1,0 +1,248 @@
+"""Genesis: the host's proposal and the players' countersignatures.
+
+1. The host picks a random game id and writes a *proposal*: ruleset (name,
+   version, hash), scenario (name, hash), the seats mapped to player cards,
+   options, and the host's own dice-seed Merkle root.
+2. Each other player checks the cards' fingerprints out of band, checks that
+   its own pbem computes the same rules and scenario hashes, and answers with
+   a *join* naming the proposal's hash and adding its own seed root.
+3. Play starts when every seat has joined. The genesis hash that the first
+   turn file chains to covers the proposal and every join, so nobody can
+   later swap a seed root or a card.
+
+Each proposal and join also carries ``escrow``: the player's 32-byte dice
+master secret, age-encrypted to that player's own key. It lets a player who
+lost their game folder rebuild it from the files and their identity alone;
+nobody else can open it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from pbem import rulesapi
+from pbem.crypto import age
+from pbem.errors import InvalidInput, NotAddressedToYou, PbemError, StateError, Unsupported, WrongGame
+from pbem.formats import canonical, padding
+from pbem.formats.hashing import lhash
+from pbem.protocol import dice, schema, turnfile
+from pbem.protocol.engine import GameParams, make_releases, new_engine_state
+from pbem.protocol.identity import Card, Identity
+from pbem.protocol.turnfile import SignedFile
+
+GENESIS = "pbem/v1/genesis"
+ZERO32 = bytes(32)
+# Strict dice by default: no roller can compute a roll before the action that
+# uses it is signed. Window mode is an explicit option the joiner accepts.
+DEFAULT_OPTIONS: dict[str, Any] = {"dice_depth": 13, "dice_window": 64, "strict_dice": True}
+
+
+@dataclass
+class Constitution:
+    """What the proposal fixes for the whole game."""
+
+    proposal: SignedFile
+    cards: dict[str, Card]
+    options: dict[str, Any]
+
+    @property
+    def game_id(self) -> bytes:
+        return self.proposal.game
+
+    @property
+    def host(self) -> str:
+        return self.proposal.author
+
+    @property
+    def seats(self) -> list[str]:
+        return sorted(self.cards)
+
+    @property
+    def h(self) -> dict[str, Any]:
+        return self.proposal.header
+
+    @property
+    def rules(self) -> rulesapi.RulesModule:
+        return rulesapi.get(self.h["rules"])
+
+    def seat_of(self, card: Card) -> str | None:
+        for seat, c in self.cards.items():
+            if c.fingerprint == card.fingerprint:
+                return seat
+        return None
+
+    def params(self, roots: dict[str, bytes]) -> GameParams:
+        return GameParams(self.game_id, self.seats, roots, int(self.options["dice_depth"]),
+                          int(self.options["dice_window"]), bool(self.options["strict_dice"]))
+
+
+def dice_mode(options: dict[str, Any]) -> str:
+    return "strict" if options.get("strict_dice", True) else "window"
+
+
+def joins_release(con: Constitution) -> bool:
+    """Whether a join carries seed releases: only when it fixes the last seed root.
+
+    No seed of anyone may be visible to a seat before that seat's root is
+    fixed, or it could grind its master until its own rolls suit it. With two
+    seats the one join fixes the last root, so its releases are safe and save
+    the host a dice-release file; with more, the joins may arrive in any
+    order, so none of them releases and the first files after genesis do.
+    """
+    return len(con.cards) == 2
+
+
+def initial_engine_state(con: Constitution) -> dict[str, Any]:
+    """The engine state at genesis: nothing used or released, the rules' opening reservations."""
+    est = new_engine_state(con.seats)
+    if not con.options["strict_dice"]:
+        return est
+    rules = con.rules
+    scen = rules.load_scenario(con.h["scenario"])
+    public, _ = rules.initial_state(scen, {s: c.name for s, c in con.cards.items()}, con.options)
+    for seat, n in rules.initial_reservations(public).items():
+        if seat not in con.cards or not isinstance(n, int) or not 0 <= n <= 1024:
+            raise InvalidInput(f"rules {rules.name}: bad opening roll reservation {seat!r}: {n!r}")
+        est["reserved"][seat] = n
+    return est
+
+
+def genesis_hash(proposal: SignedFile, joins: dict[str, SignedFile]) -> bytes:
+    return lhash(GENESIS, proposal.hash, *[joins[s].hash for s in sorted(joins)])
+
+
+def read_proposal(f: SignedFile) -> Constitution:
+    """Check a proposal's structure, cards and host signature.
+
+    Cheapest first, because anyone who can send mail can send a proposal:
+    the seat count is capped, then only the host's card is decoded and the
+    host's signature checked, and only then the other cards (each costs a
+    key validation and a signature check).
+    """
+    if f.kind != "proposal" or f.seq != 0 or f.prev != ZERO32:
+        raise InvalidInput("not a game proposal")
+    raw_cards = f.header["cards"]
+    schema.count(raw_cards, schema.MAX_SEATS, "proposal: seats")
+    if len(raw_cards) < 2:
+        raise InvalidInput("proposal: a game needs at least two seats")
+    if f.author not in raw_cards:
+        raise InvalidInput("proposal: the host holds no seat")
+    for seat, raw in raw_cards.items():
+        schema.as_bytes(raw, f"proposal: card for seat {seat[:schema.MAX_NAME]!r}", cap=schema.MAX_CARD)
+    host = Card.from_bytes(raw_cards[f.author])
+    f.verify_signature(host.signing_key)
+    cards: dict[str, Card] = {s: (host if s == f.author else Card.from_bytes(raw)) for s, raw in raw_cards.items()}
+    fprs = [c.fingerprint for c in cards.values()]
+    if len(set(fprs)) != len(fprs):
+        raise InvalidInput("proposal: one player card holds two seats")
+    opts = dict(DEFAULT_OPTIONS)
+    opts.update(f.header["options"])
+    depth, window = opts["dice_depth"], opts["dice_window"]
+    if not (type(depth) is int and 4 <= depth <= schema.MAX_DEPTH and type(window) is int
+            and 1 <= window <= schema.MAX_WINDOW and isinstance(opts["strict_dice"], bool)):
+        raise InvalidInput("proposal: dice options out of range")
+    return Constitution(f, cards, opts)
+
+
+def check_local_rules(con: Constitution) -> None:
+    """Refuse a game whose rules or scenario differ from what this pbem has."""
+    h = con.h
+    try:
+        rules = rulesapi.get(h["rules"])
+    except PbemError:
+        raise Unsupported(f"this pbem has no rules module {h['rules']!r}",
+                          hint="install the pbem release that the host uses") from None
+    if rules.rules_hash() != h["rules_hash"]:
+        raise Unsupported(
+            f"rules {h['rules']} {h['rules_version']} differ from this pbem's "
+            f"({rules.version}): the rules hash does not match",
+            hint="all players must run the same pbem release; compare 'pbem --version'")
+    scen = rules.load_scenario(h["scenario"])
+    if scen.digest != h["scenario_hash"]:
+        raise Unsupported(f"scenario {h['scenario']} differs from this pbem's copy",
+                          hint="all players must run the same pbem release")
+    if dice_mode(con.options) not in rules.dice_modes:
+        raise Unsupported(f"rules {rules.name} do not support {dice_mode(con.options)} dice")
+    if sorted(scen.seats) != sorted(con.cards):
+        raise InvalidInput(f"proposal seats {sorted(con.cards)} are not the scenario's {list(scen.seats)}")
+
+
+def _escrow(ident: Identity, master: bytes, rng: Any) -> bytes:
+    return age.encrypt(padding.pad(canonical.encode({"dice_master": master})), [ident.age_recipient], rng=rng)
+
+
+def open_escrow(ident: Identity, blob: bytes) -> bytes:
+    try:
+        plain = padding.unpad(age.decrypt(blob, [ident.age_identity]), "the dice escrow")
+        m = canonical.expect_map(canonical.decode(plain), "escrow")
+    except age.NoMatchError:
+        raise NotAddressedToYou("this seat's dice secret is sealed to another identity",
+                                hint="open the game with the identity that joined it") from None
+    except age.AgeError as e:
+        raise InvalidInput(f"dice escrow is damaged: {e}") from None
+    return bytes(schema.escrow(m, "dice escrow"))
+
+
+def make_proposal(ident: Identity, *, rules_name: str, scenario: str, my_seat: str,
+                  cards: dict[str, Card], options: dict[str, Any], rng: Any, now: int
+                  ) -> bytes:
+    rules = rulesapi.get(rules_name)
+    scen = rules.load_scenario(scenario)
+    if my_seat not in cards:
+        raise InvalidInput(f"you must take a seat: {my_seat!r} is not among {sorted(cards)}")
+    if sorted(cards) != sorted(scen.seats):
+        raise InvalidInput(f"scenario {scenario} has seats {', '.join(scen.seats)}; "
+                           f"the proposal names {', '.join(sorted(cards))}",
+                           hint="give one --seat SEAT=CARD per scenario seat")
+    if cards[my_seat].fingerprint != ident.card().fingerprint:
+        raise InvalidInput(f"seat {my_seat} must hold your own card")
+    opts = dict(DEFAULT_OPTIONS)
+    opts.update(options)
+    if not isinstance(opts["strict_dice"], bool):
+        raise InvalidInput("strict_dice must be true or false")
+    if dice_mode(opts) not in rules.dice_modes:
+        raise Unsupported(f"rules {rules.name} do not support {dice_mode(opts)} dice",
+                          hint=f"supported: {', '.join(rules.dice_modes)}")
+    game_id = rng(16)
+    master = rng(32)
+    tree = dice.SeedTree(master, game_id, my_seat, int(opts["dice_depth"]))
+    header = {
+        "v": 1, "kind": "proposal", "game": game_id, "seq": 0, "prev": ZERO32,
+        "author": my_seat, "time": now, "rules": rules.name, "rules_version": rules.version,
+        "rules_hash": rules.rules_hash(), "scenario": scen.name, "scenario_hash": scen.digest,
+        "cards": {s: c.to_bytes() for s, c in cards.items()}, "options": opts,
+        "seed_root": tree.root, "escrow": _escrow(ident, master, rng),
+    }
+    return turnfile.seal(header, ident.sign)
+
+
+def make_join(ident: Identity, con: Constitution, *, rng: Any, now: int) -> bytes:
+    seat = con.seat_of(ident.card())
+    if seat is None:
+        raise NotAddressedToYou("your card holds no seat in this game",
+                                hint="ask the host to propose the game with your card")
+    if seat == con.host:
+        raise StateError("the host joined by proposing; there is nothing to join")
+    master = rng(32)
+    depth = int(con.options["dice_depth"])
+    tree = dice.SeedTree(master, con.game_id, seat, depth)
+    params = con.params({seat: tree.root})
+    releases = make_releases(params, initial_engine_state(con), tree, seat) if joins_release(con) else []
+    header = {
+        "v": 1, "kind": "join", "game": con.game_id, "seq": 0, "prev": con.proposal.hash,
+        "author": seat, "time": now, "seed_root": tree.root, "releases": releases,
+        "escrow": _escrow(ident, master, rng),
+    }
+    return turnfile.seal(header, ident.sign)
+
+
+def check_join(con: Constitution, f: SignedFile) -> None:
+    if f.game != con.game_id:
+        raise WrongGame("this join belongs to another game")
+    if f.prev != con.proposal.hash:
+        raise InvalidInput(f"{f.author}'s join answers a different proposal",
+                           hint="the host may have re-proposed; ask for the current proposal")
+    if f.author not in con.cards or f.author == con.host:
+        raise InvalidInput(f"join from seat {f.author!r}, which is not a joining seat of this game")
+    f.verify_signature(con.cards[f.author].signing_key)

@@ -1,0 +1,234 @@
+"""The game store: one folder per game, every file kept in order.
+
+Layout of ``<data>/games/<game id hex>/``::
+
+    files/000000-proposal-<seat>.pbem   the host's proposal
+    files/000000-join-<seat>.pbem       each player's countersignature
+    files/000001-turn-<seat>.pbem       turn files, one per sequence number
+    files/NNNNNN-reveal-<seat>.pbem     end-of-game reveals
+    evidence/                           conflicting files kept as proof (equivocation)
+    outbox/                             files this player produced, to be sent
+    cache.bin                           public derived state; deleted or stale -> rebuilt from files/
+    cache-private.age                   this player's secrets (private state, openings, secret
+                                        rolls), age-encrypted to its own key, never in cache.bin
+
+Files are the truth; the cache only saves replaying the game on every command.
+Every write is atomic (pbem.store.fsutil), so a crash leaves the store consistent.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from pbem.errors import AmbiguousOrder, EncodingError, InvalidInput, NotFound
+from pbem.formats import canonical
+from pbem.formats.names import check_seat
+from pbem.store.fsutil import atomic_write, make_dirs
+from pbem.store.paths import Home, safe_join
+
+KINDS = ("proposal", "join", "turn", "reveal")
+# The seat part follows pbem.formats.names: a file named otherwise is not one of ours and is ignored.
+NAME_RE = re.compile(r"^(\d{6})-(proposal|join|turn|reveal)-([a-z][a-z0-9-]{0,31})\.pbem$")
+# 2: the secrets moved out of cache.bin into cache-private.age; a version-1
+# cache (secrets in clear) is ignored and replaced by the next write.
+CACHE_VERSION = 2
+
+
+@dataclass(frozen=True)
+class StoredFile:
+    seq: int
+    kind: str
+    author: str
+    path: Path
+
+    def read(self) -> bytes:
+        return self.path.read_bytes()
+
+
+def file_name(seq: int, kind: str, author: str) -> str:
+    """The name of a game file, built only from checked values."""
+    if kind not in KINDS or not 0 <= seq <= 999_999:
+        raise InvalidInput(f"no file name for a {kind!r} file with sequence number {seq}",
+                           hint="a game holds at most 999,999 files; the file was not written by a genuine pbem")
+    return f"{seq:06d}-{kind}-{check_seat(author)}.pbem"
+
+
+class GameStore:
+    def __init__(self, root: Path) -> None:
+        self.root = root
+
+    @property
+    def game_id(self) -> bytes:
+        return bytes.fromhex(self.root.name)
+
+    @property
+    def files_dir(self) -> Path:
+        return self.root / "files"
+
+    @property
+    def evidence_dir(self) -> Path:
+        return self.root / "evidence"
+
+    @property
+    def outbox(self) -> Path:
+        return self.root / "outbox"
+
+    @property
+    def cache_path(self) -> Path:
+        return self.root / "cache.bin"
+
+    @property
+    def private_cache_path(self) -> Path:
+        return self.root / "cache-private.age"
+
+    def exists(self) -> bool:
+        return self.files_dir.is_dir()
+
+    def files(self) -> list[StoredFile]:
+        out: list[StoredFile] = []
+        if not self.files_dir.is_dir():
+            return out
+        for p in self.files_dir.iterdir():
+            m = NAME_RE.match(p.name)
+            if m:
+                out.append(StoredFile(int(m.group(1)), m.group(2), m.group(3), p))
+        order = {"proposal": 0, "join": 1, "turn": 2, "reveal": 3}
+        out.sort(key=lambda f: (f.seq, order[f.kind], f.author))
+        return out
+
+    def find(self, seq: int, kind: str, author: str | None = None) -> list[StoredFile]:
+        return [f for f in self.files() if f.seq == seq and f.kind == kind
+                and (author is None or f.author == author)]
+
+    def add(self, seq: int, kind: str, author: str, data: bytes) -> Path:
+        path = safe_join(self.files_dir, file_name(seq, kind, author))
+        atomic_write(path, data, exclusive=True)
+        return path
+
+    def add_evidence(self, name: str, data: bytes) -> Path:
+        path = safe_join(self.evidence_dir, name)
+        if not path.exists():
+            atomic_write(path, data)
+        return path
+
+    def put_outbox(self, name: str, data: bytes) -> Path:
+        path = safe_join(self.outbox, name)
+        atomic_write(path, data)
+        return path
+
+    @property
+    def sent_dir(self) -> Path:
+        return self.root / "sent"
+
+    def repair(self, my_seat: str | None, outbox_name: Any) -> list[str]:
+        """Finish what a killed pbem left half-done; returns what was repaired.
+
+        A file is committed once it is in files/; copying it to outbox/ comes
+        second. A crash in between would leave a produced file that never gets
+        sent, so every file of ours in files/ that is neither in outbox/ nor in
+        sent/ is put back in the outbox. Temp files of interrupted atomic
+        writes are removed (a per-home lock keeps two pbem runs apart).
+        """
+        done: list[str] = []
+        for folder in (self.files_dir, self.outbox, self.root):
+            if folder.is_dir():
+                for p in folder.glob(".tmp-*"):
+                    p.unlink(missing_ok=True)
+                    done.append(f"removed interrupted write {p.name}")
+        if my_seat is None:
+            return done
+        sent = {p.name for p in self.sent_dir.iterdir()} if self.sent_dir.is_dir() else set()
+        queued = {p.name for p in self.outbox.iterdir()} if self.outbox.is_dir() else set()
+        for sf in self.files():
+            if sf.author != my_seat:
+                continue
+            data = sf.read()
+            name = outbox_name(data)
+            if name not in sent and name not in queued and not any(n.startswith(name) for n in sent):
+                self.put_outbox(name, data)
+                done.append(f"re-queued {name} for sending")
+        return done
+
+    def load_cache(self) -> dict[str, Any] | None:
+        try:
+            data = self.cache_path.read_bytes()
+            m = canonical.expect_map(canonical.decode(data), "cache")
+        except (OSError, EncodingError):
+            return None
+        if m.get("cache_version") != CACHE_VERSION:
+            return None
+        return m
+
+    def load_private_cache(self) -> bytes | None:
+        """The sealed secrets cache (opened by pbem.play.game, which holds the key), or None."""
+        try:
+            return self.private_cache_path.read_bytes()
+        except OSError:
+            return None
+
+    def save_cache(self, state: dict[str, Any], sealed_private: bytes | None = None) -> None:
+        """Write the public cache and, for a seated player, its sealed secrets.
+
+        Both carry the same key (pbem.play.game), so a crash between the two writes
+        leaves a pair that does not match and is rebuilt from the files.
+        """
+        if sealed_private is None:
+            self.private_cache_path.unlink(missing_ok=True)
+        else:
+            atomic_write(self.private_cache_path, sealed_private)
+        atomic_write(self.cache_path, canonical.encode({**state, "cache_version": CACHE_VERSION}))
+
+
+class HomeLock:
+    """One pbem at a time per home: an exclusive flock on <data>/.lock.
+
+    Two runs interleaving their writes could each pass their checks against
+    the same old state; the lock serializes them. It is released by the
+    kernel when the process dies, so a killed pbem never leaves it held.
+    """
+
+    def __init__(self, home: Home) -> None:
+        self.path = home.data / ".lock"
+        self.fd: int | None = None
+
+    def __enter__(self) -> HomeLock:
+        import fcntl
+        import os
+
+        make_dirs(self.path.parent)
+        self.fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
+        fcntl.flock(self.fd, fcntl.LOCK_EX)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        import os
+
+        if self.fd is not None:
+            os.close(self.fd)
+            self.fd = None
+
+
+def game_dir(home: Home, game_id: bytes) -> GameStore:
+    return GameStore(home.games / game_id.hex())
+
+
+def all_games(home: Home) -> list[GameStore]:
+    if not home.games.is_dir():
+        return []
+    return [GameStore(p) for p in sorted(home.games.iterdir())
+            if p.is_dir() and re.fullmatch(r"[0-9a-f]{32}", p.name)]
+
+
+def find_game(home: Home, ref: str) -> GameStore:
+    """A game by its id or any unique prefix of it (as git names commits)."""
+    ref = ref.lower().strip()
+    matches = [g for g in all_games(home) if g.root.name.startswith(ref)] if ref else []
+    if not matches:
+        raise NotFound(f"no game {ref!r} in {home.games}")
+    if len(matches) > 1:
+        raise AmbiguousOrder(f"{ref!r} matches {len(matches)} games",
+                             hint="give more characters of the game id")
+    return matches[0]
