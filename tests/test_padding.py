@@ -81,6 +81,23 @@ def test_unpadded_part_is_refused_by_a_receiver(tmp_path: Path) -> None:
     assert sorted(p.name for p in store.game_dir(blue.home, gid).files_dir.iterdir()) == before
 
 
+def test_private_parts_of_unequal_length_are_refused(tmp_path: Path) -> None:
+    """A modified client that pads only the author's own part would tell whom it told something."""
+    from helpers import start_duel
+
+    from pbem.play.chain import FileRejected
+
+    red, blue, gid = start_duel(tmp_path)
+    f, _ = game.play(red.session, store.game_dir(red.home, gid), "roll\n")
+    h = dict(f.header)
+    h["private"] = dict(h["private"])
+    h["private"]["blue"] = age.encrypt(padding.pad(canonical.encode({"events": []}) + bytes(0)) + bytes(1024),
+                                       [blue.card.age_recipient])
+    bad = turnfile.seal(h, red.session.ident.sign)
+    with pytest.raises(FileRejected, match="differ in length"):
+        game.receive(blue.session, bad)
+
+
 # -- the size comparison on a real USE position ------------------------------
 
 CHOICES = {

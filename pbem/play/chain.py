@@ -130,6 +130,10 @@ def apply_turn(session: Session, d: Derived, f: SignedFile) -> None:
         raise FileRejected(f"file {f.seq} is by {f.author}, but it was {pend.seat}'s move ({pend.phase})")
     if set(h["private"]) != set(con.seats):
         raise FileRejected(f"file {f.seq} must carry one private part per seat")
+    if len({len(part) for part in h["private"].values()}) != 1:
+        # Equal lengths are what keeps a private part from telling whom the
+        # author had something to tell (docs/protocol.md §7).
+        raise FileRejected(f"file {f.seq}: its private parts differ in length")
     if d.closed:
         raise StateError("the game is closed: secrets were revealed; no more turns are accepted")
     public = d.keyring.open(f"{f.seq}/public", h["public"], f"the public part of file {f.seq}")
