@@ -10,6 +10,7 @@ seeds and master, its keys, the file keys of its private parts.
 from __future__ import annotations
 
 import base64
+import os
 from pathlib import Path
 from typing import Any
 
@@ -173,3 +174,13 @@ def test_emails_per_game_turn(demo_game: tuple[dict[str, Player], bytes, list[An
     for month, n in window.items():
         assert n <= strict[month] <= n + 2, (month, strict, window)
     Path("/tmp/pbem-demo-files-per-turn.txt").write_text(repr({"strict": strict, "window": window}))
+
+
+@pytest.mark.skipif(os.name == "nt", reason="file modes mean nothing on Windows")
+def test_every_file_of_the_demo_homes_is_private(demo_game: tuple[dict[str, Player], bytes, list[Any]]) -> None:
+    """After the whole demo game every file a home holds is 0600 and every folder 0700 (issue 8, point 6)."""
+    from test_home_modes import _bad_modes
+
+    players, _gid, _ = demo_game
+    for p in players.values():
+        assert _bad_modes(p.home.config.parent) == []
