@@ -21,7 +21,7 @@ LAYERS: dict[str, set[str]] = {
     "protocol": {"formats", "crypto", "store"},
     "kit": {"formats", "crypto", "protocol"},
     "play": {"formats", "crypto", "store", "protocol"},
-    "present": {"formats", "crypto", "store", "protocol", "play"},
+    "present": {"formats", "crypto", "store", "protocol", "play", "kit"},
     "mail": {"formats", "crypto", "store", "protocol", "play", "present"},
     "cli": {"formats", "crypto", "store", "protocol", "play", "present", "mail", "kit"},
 }

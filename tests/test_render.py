@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+import io
 import re
 from pathlib import Path
+from typing import Any
 
 import html5lib
 import pytest
 from helpers import start_duel
+from PIL import Image, ImageChops, ImageColor
 
 from pbem.play import game
-from pbem.present import render, summary
+from pbem.present import raster, render, summary
 from pbem.store import gamestore as store
 
 PICTURE = {
@@ -38,9 +41,97 @@ def test_map_svg_is_well_formed_and_escaped() -> None:
     assert len(root.findall(".//{http://www.w3.org/2000/svg}polygon")) >= 6
 
 
-def test_png_rasterizes() -> None:
-    png = render.svg_to_png(render.map_svg(PICTURE))
-    assert png.startswith(b"\x89PNG\r\n\x1a\n") and len(png) > 1000
+# Each hex its own terrain, so a misplaced hex shows as a wrong colour.
+FILLS = {"0101": "#e9e6c9", "0102": "#b6cfae", "0201": "#d8dcb0", "0202": "#c7c08e", "0301": "#e9e6c9",
+         "0302": "#a99b7a"}
+TERRAIN = {**PICTURE, "hexes": [{**h, "fill": FILLS[h["id"]]} for h in PICTURE["hexes"]]}
+
+
+def _image(picture: dict[str, Any]) -> Image.Image:
+    png = render.map_png(picture)
+    assert png.startswith(b"\x89PNG\r\n\x1a\n")
+    img = Image.open(io.BytesIO(png))
+    img.load()  # a truncated or corrupt PNG fails here
+    return img
+
+
+def _px(img: Image.Image, hex_id: str, dx: float = 0.0, dy: float = 0.0) -> tuple[int, int, int]:
+    x, y = render.hex_center(int(hex_id[:2]), int(hex_id[2:]))
+    rgb = img.convert("RGB").getpixel((round((x + dx) * render.PNG_PX), round((y + dy) * render.PNG_PX)))
+    assert isinstance(rgb, tuple)
+    return rgb[0], rgb[1], rgb[2]
+
+
+def test_map_png_is_a_palette_png_of_the_svgs_size() -> None:
+    img = _image(TERRAIN)
+    m = render.layout(TERRAIN)
+    assert img.format == "PNG" and img.mode == "P"  # a palette keeps the mail small
+    assert img.size == (round(m.width * render.PNG_PX), round(m.height * render.PNG_PX))
+
+
+def test_map_png_has_the_terrain_colours_at_the_hex_centres() -> None:
+    img = _image(TERRAIN)
+    # 0101 and 0201 carry the rail and the counters; 0302 has a highlight ring at its edge only
+    for hex_id in ("0102", "0202", "0302"):
+        assert _px(img, hex_id) == ImageColor.getrgb(FILLS[hex_id]), hex_id
+    assert img.convert("RGB").getpixel((1, 1)) == ImageColor.getrgb(raster.SEA)  # no hex in the corner
+    # the combat highlight is drawn on 0302's edge
+    corner = render.hex_corners(3, 2)[0]
+    assert _px(img, "0302", corner[0] - render.hex_center(3, 2)[0] - 0.5) == ImageColor.getrgb("#ff2200")
+
+
+def test_map_png_shows_the_units() -> None:
+    with_units = _image(TERRAIN).convert("RGB")
+    without = _image({**TERRAIN, "units": []}).convert("RGB")
+    # the top counter of the stack in 0201 (western, drawn last) has its side's fill; bare terrain without it
+    unit_px = (-8 + 2.5 + 1.5, -8 - 2.5 + 1.5)  # inside the second counter, clear of its text
+    assert _px(with_units, "0201", *unit_px) == ImageColor.getrgb("#5a8")
+    assert _px(without, "0201", *unit_px) == ImageColor.getrgb(FILLS["0201"])
+    x, y = render.hex_center(2, 1)
+    box = tuple(round(v * render.PNG_PX) for v in (x - 10, y - 12, x + 12, y + 6))
+    assert ImageChops.difference(with_units.crop(box), without.crop(box)).getbbox() is not None
+    # and nothing else moved: the picture away from the stack is the same
+    far = tuple(round(v * render.PNG_PX) for v in (*render.hex_center(3, 2), *render.hex_center(3, 2)))
+    far = (far[0] - 10, far[1] - 10, far[2] + 10, far[3] + 10)
+    assert ImageChops.difference(with_units.crop(far), without.crop(far)).getbbox() is None
+
+
+def test_map_png_of_france_1940() -> None:
+    from pbem_rules.use import view
+
+    pic = view.map_picture({"map": {"scenario": "france-1940"}, "units": {}})
+    assert pic is not None
+    img = _image(pic).convert("RGB")
+    terrain = {h["id"]: h["fill"] for h in pic["hexes"]}
+    on_lines = {x for ln in pic["lines"] for x in ln["hexes"]}
+    marked = {h["id"] for h in pic["hexes"] if h["marker"] != "none" or h["label"]}
+    plain = sorted(set(terrain) - on_lines - marked)
+    assert len(plain) > 100
+    for hex_id in plain[::25]:
+        assert _px(img, hex_id) == ImageColor.getrgb(terrain[hex_id]), hex_id
+
+
+def test_text_the_built_in_font_lacks_is_folded() -> None:
+    assert raster.printable("Inf·r 7A") == "Inf·r 7A"
+    assert raster.printable("Liège, Köln") == "Liege, Koln"
+    assert raster.printable("Łódź→") == "?odz?"  # no glyph and no plain letter under it: a mark, not a box
+
+
+def test_dashes_run_on_across_corners() -> None:
+    assert list(raster.dashes([(0, 0), (5, 0)], 2, 1)) == [[(0, 0), (2, 0)], [(3, 0), (5, 0)]]
+    assert list(raster.dashes([(0, 0), (1.5, 0), (1.5, 3)], 2, 1)) == [
+        [(0, 0), (1.5, 0), (1.5, 0.5)], [(1.5, 1.5), (1.5, 3)]]
+    assert list(raster.dashes([(0, 0), (4, 0)], 0, 0)) == [[(0, 0), (4, 0)]]
+
+
+def test_raster_colours_are_the_svg_templates() -> None:
+    """The PNG and the SVG must agree: every colour the rasterizer uses is one the template uses."""
+    template = (render.templates_dir() / "map.svg.j2").read_text(encoding="utf-8").lower()
+    used = [raster.SEA, raster.HEX_STROKE, raster.LINE_INK, raster.CAPITAL_FILL, raster.LABEL_INK, raster.HALO,
+            *raster.EDGE_INK.values(), *raster.MARKER_FILL.values(), *raster.HIGHLIGHT_INK.values(),
+            *raster.SUPPLY_DOT.values()]
+    for colour in used:
+        assert f"'{colour}'" in template or f'"{colour}"' in template, colour
 
 
 def _check_html(html: str) -> None:

@@ -6,6 +6,7 @@ and exits with the error's documented code (docs/cli.md, pbem.errors.ExitCode).
 
 from __future__ import annotations
 
+import io
 import os
 import sys
 from pathlib import Path
@@ -15,6 +16,7 @@ import click
 
 from pbem import __version__
 from pbem.errors import ExitCode, NotFound, OrderErrors, PbemError
+from pbem.formats.text import decode_text
 from pbem.play import game
 from pbem.protocol import turnfile
 from pbem.protocol.identity import (
@@ -36,7 +38,7 @@ class Ctx:
     def passphrase(self, *, confirm: bool = False) -> str:
         if self.passphrase_file:
             try:
-                return Path(self.passphrase_file).read_text(encoding="utf-8").rstrip("\r\n")
+                return _passphrase_from(Path(self.passphrase_file))
             except OSError as e:
                 raise NotFound(f"cannot read passphrase file {self.passphrase_file}: {e.strerror}") from None
         env = os.environ.get("PBEM_PASSPHRASE")
@@ -72,10 +74,24 @@ class Ctx:
 
     def card(self) -> Card:
         try:
-            return Card.from_text(self.home.card_file.read_text(encoding="utf-8"))
+            return Card.from_text(self.home.card_file.read_bytes())
         except FileNotFoundError:
             raise NotFound(f"no player card in {self.home.config}",
                            hint="create an identity with 'pbem key new'") from None
+
+
+def _passphrase_from(path: Path) -> str:
+    """The passphrase in ``path``: its first line, a BOM and the line end (LF or CRLF) left out."""
+    return decode_text(path.read_bytes(), f"passphrase file {path}").rstrip("\n")
+
+
+def read_text_file(path: str, what: str) -> str:
+    """A text file the player wrote (orders), however their editor saved it (pbem.formats.text)."""
+    try:
+        data = Path(path).read_bytes()
+    except OSError as e:
+        raise NotFound(f"cannot read {what} {path}: {e.strerror}") from None
+    return decode_text(data, f"{what} {path}")
 
 
 pass_ctx = click.make_pass_decorator(Ctx)
@@ -88,7 +104,7 @@ class PbemGroup(click.Group):
         try:
             home = paths.resolve(ctx.params.get("home"))
             if home.data.is_dir():
-                with store.HomeLock(home):
+                with store.HomeLock(home, on_wait=_waiting):
                     return super().invoke(ctx)
             return super().invoke(ctx)
         except PbemError as e:
@@ -98,6 +114,12 @@ class PbemGroup(click.Group):
             click.echo(f"pbem: error: {e.strerror or e}: {e.filename or ''}", err=True)
             click.echo("pbem: hint: check the path and its permissions", err=True)
             ctx.exit(ExitCode.GENERIC)
+
+
+def _waiting(lock: Path) -> None:
+    click.echo(f"pbem: another pbem is using this home ({lock}); waiting for it to finish...", err=True)
+    click.echo("pbem: hint: the wait ends when that pbem ends (even if it is killed); "
+               "Ctrl+C to stop waiting", err=True)
 
 
 @click.group(cls=PbemGroup)
@@ -182,6 +204,11 @@ def _report(e: PbemError) -> None:
 
 
 def main(argv: list[str] | None = None) -> None:
+    # A path or name the console's code page cannot show (a Windows console redirected
+    # to a file is cp1252) is printed escaped rather than ending the command.
+    for stream in (sys.stdout, sys.stderr):
+        if isinstance(stream, io.TextIOWrapper):
+            stream.reconfigure(errors="backslashreplace")
     try:
         cli.main(args=argv, prog_name="pbem")
     except Exception as e:

@@ -10,7 +10,7 @@ from typing import Any
 import click
 
 from pbem import rulesapi
-from pbem.cli.base import Ctx, _ago, _send, cli, outbox_option, pass_ctx
+from pbem.cli.base import Ctx, _ago, _send, cli, outbox_option, pass_ctx, read_text_file
 from pbem.errors import InvalidInput, NotFound, OrderErrors, PbemError
 from pbem.formats.names import USER_HINT, check_seat
 from pbem.play import ending, game
@@ -231,7 +231,7 @@ def play(c: Ctx, game_ref: str, orders_file: str | None, dice_request: int | Non
         pend0 = d0.pending()
         if pend0 is None or pend0.kind != "dice-release":
             raise click.UsageError("--orders is required (only a dice release is played without orders)")
-    text = Path(orders_file).read_text(encoding="utf-8-sig") if orders_file else ""
+    text = read_text_file(orders_file, "orders file") if orders_file else ""
     f, d = game.play(c.session(), gs, text, dice_request or 0)
     out = gs.outbox / game.outbox_name(f)
     click.echo(f"turn file {f.seq} written: {out}")
@@ -252,7 +252,7 @@ def orders() -> None:
 def orders_check(c: Ctx, game_ref: str, orders_file: str) -> None:
     """Validate an order file without producing anything."""
     gs = store.find_game(c.home, game_ref)
-    errs = game.check_orders(c.session(), gs, Path(orders_file).read_text(encoding="utf-8"))
+    errs = game.check_orders(c.session(), gs, read_text_file(orders_file, "orders file"))
     if errs:
         raise OrderErrors(errs)
     click.echo("orders are valid")

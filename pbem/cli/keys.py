@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from pbem.cli.base import Ctx, cli, pass_ctx
+from pbem.cli.base import Ctx, _passphrase_from, cli, pass_ctx
 from pbem.errors import NotFound, PbemError
 from pbem.protocol.identity import (
     IDENTITY_WORK_FACTOR,
@@ -69,7 +69,7 @@ def key_passphrase(c: Ctx, new_passphrase_file: str | None, work_factor: int) ->
     old = c.passphrase()
     if new_passphrase_file:
         try:
-            new = Path(new_passphrase_file).read_text(encoding="utf-8").rstrip("\r\n")
+            new = _passphrase_from(Path(new_passphrase_file))
         except OSError as e:
             raise NotFound(f"cannot read passphrase file {new_passphrase_file}: {e.strerror}") from None
     elif os.environ.get("PBEM_NEW_PASSPHRASE"):

@@ -119,10 +119,14 @@ def key_id(pub: bytes) -> bytes:
 
 
 def format_key_id(kid: bytes) -> str:
-    """The key id as minisign prints it: the little-endian 64-bit number in upper-case hex."""
+    """The key id as minisign prints it: the little-endian 64-bit number in upper-case hex.
+
+    minisign formats it with "%" PRIX64, so without leading zeros (one key id
+    in sixteen starts with one); printing it padded would not match.
+    """
     if len(kid) != KEY_ID_SIZE:
         raise InvalidInput(f"a minisign key id is {KEY_ID_SIZE} bytes, got {len(kid)}")
-    return kid[::-1].hex().upper()
+    return format(int.from_bytes(kid, "little"), "X")
 
 
 def _check_comment(text: str, what: str, max_bytes: int) -> bytes:

@@ -250,7 +250,7 @@ def _read_doc(home: Home) -> dict[str, Any] | None:
     except OSError as e:
         raise MailConfigError(f"cannot read {path}: {e.strerror}", hint="check the file's permissions") from None
     try:
-        doc = tomllib.loads(raw.decode("utf-8"))
+        doc = tomllib.loads(raw.decode("utf-8-sig"))  # a BOM from a Windows editor is no error
     except UnicodeDecodeError:
         raise MailConfigError(f"{path} is not UTF-8 text") from None
     except tomllib.TOMLDecodeError as e:

@@ -65,7 +65,7 @@ def mails_for(session: Session, d: Derived, f: turnfile.SignedFile, body: Body |
         if ctx["has_map"]:
             svg = ctx["map_svg"]
             if svg not in png_cache:
-                png_cache[svg] = render.svg_to_png(svg)
+                png_cache[svg] = render.map_png(ctx["map_picture"])
             images.append(InlineImage("map", png_cache[svg]))
             map_src = "cid:map"
         msg = build_message(
@@ -118,7 +118,7 @@ def dispatch(session: Session, store: GameStore, d: Derived, f: turnfile.SignedF
 def private_mail(session: Session, d: Derived, f: turnfile.SignedFile) -> Mail:
     """The player's own private view, mailed only to the player, only when it opted in."""
     ctx = summary.build(d, d.my_seat, private=True)
-    images = [InlineImage("map", render.svg_to_png(ctx["map_svg"]))] if ctx["has_map"] else []
+    images = [InlineImage("map", render.map_png(ctx["map_picture"]))] if ctx["has_map"] else []
     msg = build_message(
         sender=session.ident.email, recipients=[session.ident.email],
         subject=summary.subject(d) + " (your private view)", text=render.render_text(ctx),

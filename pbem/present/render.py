@@ -35,13 +35,14 @@ from typing import Any
 
 import jinja2
 
+from pbem.kit.share import find_shared
+
 HEX = 14.0  # centre-to-corner in SVG units
 SQ3 = math.sqrt(3)
 
 
 def templates_dir() -> Path:
     """PBEM_TEMPLATES, else the checkout's templates/, else the installed copy (share/pbem/templates)."""
-    import sys
 
     env = os.environ.get("PBEM_TEMPLATES")
     if env:
@@ -49,7 +50,7 @@ def templates_dir() -> Path:
     repo = Path(__file__).resolve().parents[2] / "templates"
     if repo.is_dir():
         return repo
-    return Path(sys.prefix) / "share" / "pbem" / "templates"
+    return find_shared("templates")
 
 
 def _autoescape(name: str | None) -> bool:
@@ -73,13 +74,13 @@ def hex_center(col: int, row: int) -> tuple[float, float]:
     return x, y
 
 
-def hex_points(col: int, row: int) -> str:
+def hex_corners(col: int, row: int) -> list[tuple[float, float]]:
     cx, cy = hex_center(col, row)
-    pts = []
-    for i in range(6):
-        a = math.pi / 3 * i
-        pts.append(f"{cx + HEX * math.cos(a):.1f},{cy + HEX * math.sin(a):.1f}")
-    return " ".join(pts)
+    return [(cx + HEX * math.cos(math.pi / 3 * i), cy + HEX * math.sin(math.pi / 3 * i)) for i in range(6)]
+
+
+def _svg_points(pts: list[tuple[float, float]]) -> str:
+    return " ".join(f"{x:.1f},{y:.1f}" for x, y in pts)
 
 
 def _cr(hex_id: str) -> tuple[int, int]:
@@ -121,7 +122,8 @@ def layout(picture: dict[str, Any]) -> MapSvg:
     for hx in picture.get("hexes", []):
         c, r = _cr(hx["id"])
         cx, cy = hex_center(c, r)
-        m.hexes.append({**hx, "points": hex_points(c, r), "cx": cx, "cy": cy})
+        xy = hex_corners(c, r)
+        m.hexes.append({**hx, "points": _svg_points(xy), "xy": xy, "cx": cx, "cy": cy})
         if hx.get("label"):
             m.labels.append({"x": cx, "y": cy + HEX * 0.78, "text": hx["label"]})
     for e in picture.get("hexsides", []):
@@ -129,8 +131,8 @@ def layout(picture: dict[str, Any]) -> MapSvg:
         if seg:
             m.edges.append({"kind": e["kind"], "x1": seg[0], "y1": seg[1], "x2": seg[2], "y2": seg[3]})
     for ln in picture.get("lines", []):
-        pts = " ".join(f"{x:.1f},{y:.1f}" for x, y in (hex_center(*_cr(h)) for h in ln["hexes"]))
-        m.lines.append({"kind": ln["kind"], "points": pts})
+        xy = [hex_center(*_cr(h)) for h in ln["hexes"]]
+        m.lines.append({"kind": ln["kind"], "points": _svg_points(xy), "xy": xy})
     stacks: dict[str, int] = {}
     for u in picture.get("units", []):
         i = stacks.get(u["hex"], 0)
@@ -140,8 +142,8 @@ def layout(picture: dict[str, Any]) -> MapSvg:
         m.units.append({**u, "x": cx - 8 + 2.5 * i, "y": cy - 8 - 2.5 * i,
                         "fill": side.get("fill", "#888"), "ink": side.get("ink", "#000")})
     for hl in picture.get("highlights", []):
-        c, r = _cr(hl["hex"])
-        m.highlights.append({**hl, "points": hex_points(c, r)})
+        xy = hex_corners(*_cr(hl["hex"]))
+        m.highlights.append({**hl, "points": _svg_points(xy), "xy": xy})
     return m
 
 
@@ -151,23 +153,23 @@ def map_svg(picture: dict[str, Any] | None) -> str:
     return environment().get_template("map.svg.j2").render(m=layout(picture))
 
 
-def svg_to_png(svg: str, scale: float = 1.25, colors: int = 96) -> bytes:
-    """Rasterize for mail clients that block SVG (cairosvg: see README, Dependencies).
+# Pixels per SVG unit in the mailed PNG: the SVG's own size (1.4 per unit) times 1.25,
+# where small counters and names stay readable in a mail client's column.
+PNG_PX = 1.75
 
-    The map has few distinct colours, so a palette PNG (Pillow, which cairosvg
-    itself depends on) is a fraction of the size of a true-colour one: mail
-    size matters to players on slow or capped connections.
+
+def map_png(picture: dict[str, Any], *, px: float = PNG_PX, colors: int = 96, supersample: int = 2) -> bytes:
+    """The map picture as a PNG, for mail clients that block SVG (drawn with Pillow: README, Dependencies).
+
+    Drawn from the same layout as map_svg, so the two agree. ``supersample``:
+    drawn that many times larger, then shrunk, to smooth Pillow's jagged edges.
     """
-    import io
+    from pbem.present import raster
 
-    import cairosvg
-    from PIL import Image
-
-    png: bytes = cairosvg.svg2png(bytestring=svg.encode("utf-8"), scale=scale)
-    img = Image.open(io.BytesIO(png)).convert("RGB")
-    out = io.BytesIO()
-    img.quantize(colors=colors, method=Image.Quantize.MEDIANCUT).save(out, format="PNG", optimize=True)
-    return out.getvalue()
+    m = layout(picture)
+    img = raster.draw(m, px, supersample)
+    exact = [raster.SEA, *{h["fill"] for h in m.hexes}, *{u["fill"] for u in m.units}]
+    return raster.palette_png(img, colors, exact)
 
 
 def data_uri_png(png: bytes) -> str:

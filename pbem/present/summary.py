@@ -63,6 +63,7 @@ def build(d: Derived, recipient: str | None, *, private: bool = False) -> dict[s
         "pending": None, "happened": happened, "opened": opened,
         "facts": view.get("facts", []), "tables": view.get("tables", []),
         "map_svg": render.map_svg(view.get("map")), "has_map": bool(view.get("map")),
+        "map_picture": view.get("map"),  # what mail draws its PNG from (render.map_png)
         "result": d.rules.result(d.public) if d.started else None,
         "closed": d.closed, "waiting_joins": d.waiting_for_joins,
     }

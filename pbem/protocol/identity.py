@@ -29,6 +29,7 @@ from pbem.errors import (
 )
 from pbem.formats import canonical
 from pbem.formats.hashing import fingerprint, lhash
+from pbem.formats.text import decode_text
 from pbem.store.fsutil import atomic_write
 
 CARD_SIG = "pbem/v1/card"
@@ -134,10 +135,8 @@ class Card:
     @staticmethod
     def from_text(text: str | bytes) -> Card:
         if isinstance(text, bytes):
-            try:
-                text = text.decode("utf-8")
-            except UnicodeDecodeError:
-                raise InvalidInput("player card is not text") from None
+            # a card saved on Windows may carry CRLF, a BOM, or be UTF-16 (PowerShell's '>')
+            text = decode_text(text, "player card")
         if CARD_BEGIN not in text or CARD_END not in text:
             raise InvalidInput("no PBEM PLAYER CARD block found",
                                hint="a card starts with " + CARD_BEGIN)

@@ -3,30 +3,37 @@
 A turn file, identity or cache is written to a temporary file in the same
 folder, flushed to disk, then renamed over the target: a crash (or SIGKILL)
 leaves either the old file or the new one, never a torn one. The folder is
-fsynced too, so the rename itself survives a power cut.
+fsynced too, where the platform can (POSIX), so the rename itself survives a
+power cut; NTFS journals its renames and Windows cannot open a folder for
+fsync at all.
 
 Everything pbem writes is the player's alone: files are created 0600 and
 folders 0700, set with chmod after creation so that the umask cannot widen
-them. (On Windows chmod only toggles read-only; the modes mean nothing there
-and are harmless.)
+them. On Windows chmod only toggles the read-only flag, and 0600/0700 leave
+it off: what keeps the files private there is the ACL they inherit from the
+user's profile folder (docs/protocol.md section 12).
 """
 
 from __future__ import annotations
 
 import os
+import sys
 import tempfile
 from pathlib import Path
 
 
 def fsync_dir(path: Path) -> None:
+    """Make a rename in ``path`` durable where the platform has a way; never fails."""
+    if sys.platform == "win32":
+        return  # a folder cannot be opened as a file there; NTFS journals the rename
     try:
-        fd = os.open(path, os.O_RDONLY)
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
     except OSError:
         return
     try:
         os.fsync(fd)
     except OSError:
-        pass
+        pass  # some file systems (network, FUSE) refuse fsync on a folder
     finally:
         os.close(fd)
 
@@ -65,9 +72,7 @@ def atomic_write(path: Path, data: bytes, *, mode: int = FILE_MODE, exclusive: b
             os.fsync(f.fileno())
         os.chmod(tmp, mode)
         if exclusive:
-            # link() fails if the target exists, so two writers cannot both win.
-            os.link(tmp, path)
-            os.unlink(tmp)
+            _install_new(tmp, path)
         else:
             os.replace(tmp, path)
     except BaseException:
@@ -77,6 +82,15 @@ def atomic_write(path: Path, data: bytes, *, mode: int = FILE_MODE, exclusive: b
             pass
         raise
     fsync_dir(path.parent)
+
+
+def _install_new(tmp: str, path: Path) -> None:
+    """Rename ``tmp`` to ``path`` unless ``path`` exists (FileExistsError): two writers cannot both win."""
+    if sys.platform == "win32":
+        os.rename(tmp, path)  # refuses an existing target there, atomically, with no hard link needed
+        return
+    os.link(tmp, path)  # POSIX rename() would replace; link() fails if the target exists
+    os.unlink(tmp)
 
 
 def snapshot(root: Path) -> dict[str, bytes]:

@@ -18,7 +18,9 @@ Every write is atomic (pbem.store.fsutil), so a crash leaves the store consisten
 
 from __future__ import annotations
 
+import os
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -26,6 +28,7 @@ from typing import Any
 from pbem.errors import AmbiguousOrder, EncodingError, InvalidInput, NotFound
 from pbem.formats import canonical
 from pbem.formats.names import check_seat
+from pbem.store import oslock
 from pbem.store.fsutil import atomic_write, make_dirs
 from pbem.store.paths import Home, safe_join
 
@@ -183,30 +186,42 @@ class GameStore:
 
 
 class HomeLock:
-    """One pbem at a time per home: an exclusive flock on <data>/.lock.
+    """One pbem at a time per home: an exclusive lock on <data>/.lock.
 
     Two runs interleaving their writes could each pass their checks against
-    the same old state; the lock serializes them. It is released by the
-    kernel when the process dies, so a killed pbem never leaves it held.
+    the same old state; the lock serializes them. It is the platform's own
+    file lock (pbem.store.oslock: flock, or LockFile on Windows), which the
+    operating system releases when the process dies, so a killed pbem never
+    leaves it held. A second pbem waits for the first; ``on_wait`` is told
+    once, before the wait, so a player is never left before a silent prompt.
     """
 
-    def __init__(self, home: Home) -> None:
+    def __init__(self, home: Home, on_wait: Callable[[Path], None] | None = None) -> None:
         self.path = home.data / ".lock"
+        self.on_wait = on_wait
         self.fd: int | None = None
 
     def __enter__(self) -> HomeLock:
-        import fcntl
-        import os
-
         make_dirs(self.path.parent)
-        self.fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
-        fcntl.flock(self.fd, fcntl.LOCK_EX)
+        fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
+        try:
+            if not oslock.try_lock(fd):
+                if self.on_wait is not None:
+                    self.on_wait(self.path)
+                oslock.wait_lock(fd)
+        except BaseException:
+            os.close(fd)
+            raise
+        self.fd = fd
         return self
 
     def __exit__(self, *exc: object) -> None:
-        import os
-
         if self.fd is not None:
+            try:
+                # Windows frees a lock still held at close only when it gets round to it.
+                oslock.unlock(self.fd)
+            except OSError:
+                pass
             os.close(self.fd)
             self.fd = None
 

@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import hashlib
 import os
-import sys
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
 
 from pbem.errors import NotFound
+from pbem.kit.share import find_shared
 
 from .hexgrid import Hex, parse_hex
 from .mapdata import (
@@ -195,13 +195,10 @@ class Scenario:
 
 # --- locating and hashing -----------------------------------------------------------------
 REPO_ROOT = Path(__file__).resolve().parent.parent.parent  # the parent of rules/
-# A non-editable install carries the scenarios under <prefix>/share/pbem (setup.cfg data_files).
-INSTALLED = Path(sys.prefix) / "share" / "pbem" / "scenarios" / "use"
-
-
 def _default_root() -> Path:
     repo = REPO_ROOT / "scenarios" / "use"
-    return repo if repo.is_dir() else INSTALLED
+    # A non-editable install carries the scenarios under share/pbem (setup.cfg data_files).
+    return repo if repo.is_dir() else find_shared("scenarios", "use")
 
 
 def scenario_dir(name_or_path: str | Path) -> Path:

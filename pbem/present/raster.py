@@ -1,0 +1,273 @@
+"""The map picture drawn straight to pixels with Pillow, for mail clients that block SVG.
+
+It draws what templates/map.svg.j2 draws, from the same layout (render.layout),
+in the same order and colours, so the mailed PNG and the SVG of ``pbem show``
+and the history agree. Pillow has wheels for Windows, macOS and Linux with
+FreeType inside, so no system library (cairo) is needed to mail a turn.
+
+Lengths below are in SVG units, as in the template; ``px`` turns them into
+pixels. The picture is drawn ``supersample`` times larger and shrunk by
+block means: Pillow's shapes are not antialiased, its text is.
+"""
+
+from __future__ import annotations
+
+import io
+import itertools
+import math
+import unicodedata
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from functools import lru_cache
+from typing import Any, Protocol
+
+from PIL import Image, ImageColor, ImageDraw, ImageFont
+
+from pbem.errors import Unsupported
+
+Point = tuple[float, float]
+RGB = tuple[int, int, int]
+
+# The template's colours and stroke widths (tests/test_render.py checks every colour is in it).
+SEA = "#9cc3df"
+HEX_STROKE, HEX_STROKE_W = "#6f7d6a", 0.3
+OWNER_W, OWNER_OPACITY = 1.2, 0.55
+LINE_INK, LINE_W, RAIL_DASH = "#5a4634", 0.9, (2.0, 1.2)
+EDGE_INK = {"river": "#4a8ccc", "border": "#b02a2a", "coast": "#333"}
+RIVER_OPACITY = 0.85
+BORDER_DASH = (2.0, 1.5)
+MARKER_FILL = {"city": "#222", "port": "#36c", "factory": "#963"}
+CAPITAL_FILL = "#c00"
+HIGHLIGHT_INK = {"combat": "#ff2200", "move": "#ffb000"}
+SUPPLY_DOT = {"low-supply": "#f90", "no-supply": "#d00"}
+LABEL_INK, HALO = "#111", "#fff"
+UNIT_TEXT_SIZE, UNIT_SUB_SIZE, LABEL_SIZE = 4.6, 4.2, 4.4
+
+
+class Layout(Protocol):
+    """What render.layout gives (render.MapSvg); a protocol so this module needs no import of render."""
+
+    width: float
+    height: float
+    hexes: list[dict[str, Any]]
+    edges: list[dict[str, Any]]
+    lines: list[dict[str, Any]]
+    units: list[dict[str, Any]]
+    labels: list[dict[str, Any]]
+    highlights: list[dict[str, Any]]
+    sides: dict[str, Any]
+
+
+def rgb(colour: str) -> RGB:
+    r, g, b = ImageColor.getrgb(colour)[:3]
+    return r, g, b
+
+
+@lru_cache(maxsize=16)
+def _font(size_px: int) -> ImageFont.FreeTypeFont:
+    # Pillow's own scalable font (Aileron): the same letters on every platform, no font to install.
+    font = ImageFont.load_default(size=size_px)
+    if not isinstance(font, ImageFont.FreeTypeFont):
+        raise Unsupported("this Pillow was built without FreeType, so it cannot draw the map's text",
+                          hint="install Pillow from its official wheels: pip install --force-reinstall pillow")
+    return font
+
+
+@lru_cache(maxsize=1)
+def _missing_glyph() -> tuple[tuple[int, int], bytes]:
+    m = _font(20).getmask("\ue000")  # a private-use code point: the font's "no such letter" box
+    return m.size, bytes(m)
+
+
+@lru_cache(maxsize=4096)
+def _has_glyph(ch: str) -> bool:
+    m = _font(20).getmask(ch)
+    return (m.size, bytes(m)) != _missing_glyph()
+
+
+def printable(text: str) -> str:
+    """``text`` with the letters the built-in font lacks folded to ones it has: 'Liège' -> 'Liege'.
+
+    The font covers ASCII and a few signs; a scenario's place names may not be
+    ASCII, and a box in their place would be worse than a missing accent.
+    """
+    out = []
+    for ch in text:
+        if _has_glyph(ch):
+            out.append(ch)
+            continue
+        base = "".join(c for c in unicodedata.normalize("NFKD", ch) if not unicodedata.combining(c))
+        out.append(base if base and all(_has_glyph(c) for c in base) else "?")
+    return "".join(out)
+
+
+def dashes(points: Sequence[Point], on: float, off: float) -> Iterator[list[Point]]:
+    """The dashes of a polyline, the pattern running on across its corners as SVG's stroke-dasharray does."""
+    if on <= 0 or off <= 0:  # no gaps (or no dashes) to cut: the whole line
+        yield list(points)
+        return
+    pattern, i, left = (on, off), 0, on
+    current: list[Point] = [points[0]] if points else []
+    for (x1, y1), (x2, y2) in itertools.pairwise(points):
+        seg = math.hypot(x2 - x1, y2 - y1)
+        done = 0.0
+        while seg - done > left:
+            done += left
+            p = (x1 + (x2 - x1) * done / seg, y1 + (y2 - y1) * done / seg)
+            if i == 0:
+                current.append(p)
+                yield current
+            current = [p]
+            i, left = 1 - i, pattern[1 - i]
+        left -= seg - done
+        if i == 0:
+            current.append((x2, y2))
+    if i == 0 and len(current) > 1:
+        yield current
+
+
+class Painter:
+    """Draws in SVG units onto an RGB image, ``px`` pixels per unit."""
+
+    def __init__(self, size: tuple[int, int], px: float) -> None:
+        self.px = px
+        self.image = Image.new("RGB", size, SEA)
+        self.draw = ImageDraw.Draw(self.image)
+
+    @contextmanager
+    def translucent(self, opacity: float) -> Iterator[None]:
+        """Draw opaque on a layer laid over the image at ``opacity``.
+
+        Blending shape by shape would darken every place where two strokes
+        overlap (joints, caps, the shared edge of two hexes); SVG's
+        stroke-opacity does not, and neither does one layer.
+        """
+        base, layer = self.draw, Image.new("RGBA", self.image.size, (0, 0, 0, 0))
+        self.draw = ImageDraw.Draw(layer)
+        try:
+            yield
+        finally:
+            self.draw = base
+        alpha = layer.getchannel("A").point(lambda a: a * opacity)
+        self.image.paste(layer.convert("RGB"), (0, 0), alpha)
+
+    def width(self, w: float) -> int:
+        return max(1, round(w * self.px))
+
+    def xy(self, pts: Sequence[Point]) -> list[Point]:
+        return [(x * self.px, y * self.px) for x, y in pts]
+
+    def dot(self, x: float, y: float, r: float, fill: RGB, outline: RGB | None = None, w: float = 0) -> None:
+        p = self.px
+        self.draw.ellipse((p * (x - r), p * (y - r), p * (x + r), p * (y + r)), fill=fill,
+                          outline=outline, width=self.width(w) if outline else 0)
+
+    def stroke(self, pts: Sequence[Point], ink: RGB, w: float, *, round_caps: bool = False) -> None:
+        self.draw.line(self.xy(pts), fill=ink, width=self.width(w), joint="curve")
+        if round_caps and w * self.px >= 3:
+            for x, y in (pts[0], pts[-1]):
+                self.dot(x, y, w / 2, ink)
+
+    def ring(self, pts: Sequence[Point], ink: RGB, w: float) -> None:
+        """A closed outline centred on the polygon's edges, as an SVG stroke is."""
+        self.stroke([*pts, pts[0], pts[1]], ink, w)
+
+    def text(self, x: float, y: float, text: str, size: float, ink: RGB, halo: tuple[float, RGB] | None = None
+             ) -> None:
+        # anchor "ms": x is the middle, y the baseline, as text-anchor="middle" in SVG
+        stroke = (self.width(halo[0]), halo[1]) if halo else (0, None)
+        self.draw.text((x * self.px, y * self.px), printable(text), font=_font(round(size * self.px)),
+                       fill=ink, anchor="ms", stroke_width=stroke[0], stroke_fill=stroke[1])
+
+
+def _terrain(p: Painter, m: Layout) -> None:
+    for h in m.hexes:
+        p.draw.polygon(p.xy(h["xy"]), fill=rgb(h["fill"]))
+        p.ring(h["xy"], rgb(HEX_STROKE), HEX_STROKE_W)
+    with p.translucent(OWNER_OPACITY):
+        for h in m.hexes:
+            side = m.sides.get(h.get("owner") or "")
+            if side:
+                p.ring(h["xy"], rgb(side["fill"]), OWNER_W)
+    for ln in m.lines:
+        ink = rgb(LINE_INK)
+        parts = dashes(ln["xy"], *RAIL_DASH) if ln["kind"] == "rail" else iter([ln["xy"]])
+        for part in parts:
+            p.stroke(part, ink, LINE_W)
+    with p.translucent(RIVER_OPACITY):
+        _edges(p, [e for e in m.edges if e["kind"] == "river"])
+    _edges(p, [e for e in m.edges if e["kind"] != "river"])
+
+
+def _edges(p: Painter, edges: list[dict[str, Any]]) -> None:
+    for e in edges:
+        seg = [(e["x1"], e["y1"]), (e["x2"], e["y2"])]
+        parts = dashes(seg, *BORDER_DASH) if e["kind"] == "border" else iter([seg])
+        for part in parts:
+            p.stroke(part, rgb(EDGE_INK.get(e["kind"], "#333")), 1.1 if e["kind"] == "river" else 1.0,
+                     round_caps=True)
+
+
+def _markers(p: Painter, m: Layout) -> None:
+    for h in m.hexes:
+        kind, cx, cy = h.get("marker") or "none", h["cx"], h["cy"]
+        if kind == "capital":
+            box = (cx - 2.6, cy + 3, cx + 2.6, cy + 8.2)
+            p.draw.rectangle([v * p.px for v in box], fill=rgb(CAPITAL_FILL), outline=rgb("#000"),
+                             width=p.width(0.4))
+        elif kind != "none":
+            p.dot(cx, cy + 5.5, 2.2, rgb(MARKER_FILL.get(kind, "#963")))
+    for hl in m.highlights:
+        p.ring(hl["xy"], rgb(HIGHLIGHT_INK.get(hl["kind"], HIGHLIGHT_INK["move"])), 2)
+
+
+def _units(p: Painter, m: Layout) -> None:
+    for u in m.units:
+        x, y, ink = u["x"], u["y"], rgb(u["ink"])
+        box = [v * p.px for v in (x, y, x + 16, y + 12)]
+        p.draw.rounded_rectangle(box, radius=p.px, fill=rgb(u["fill"]), outline=rgb("#000"),
+                                 width=p.width(0.5))
+        p.text(x + 8, y + 5.4, u["text"], UNIT_TEXT_SIZE, ink)
+        if u.get("sub"):
+            p.text(x + 8, y + 10.4, u["sub"], UNIT_SUB_SIZE, ink)
+        flags = u.get("flags") or []
+        dot = "low-supply" if "low-supply" in flags else ("no-supply" if "no-supply" in flags else None)
+        if dot:
+            p.dot(x + 15, y + 1, 1.8, rgb(SUPPLY_DOT[dot]))
+    for lb in m.labels:
+        p.text(lb["x"], lb["y"], lb["text"], LABEL_SIZE, rgb(LABEL_INK), halo=(0.55, rgb(HALO)))
+
+
+def draw(m: Layout, px: float, supersample: int = 2) -> Image.Image:
+    """The map as an RGB image ``px`` pixels per SVG unit."""
+    w, h = round(m.width * px), round(m.height * px)
+    p = Painter((w * supersample, h * supersample), px * supersample)
+    _terrain(p, m)
+    _markers(p, m)
+    _units(p, m)
+    # The mean of each block, as cairo's coverage antialiasing gives: Lanczos
+    # rings at every edge, and its 30,000 shades made the palette PNG 60% larger.
+    return p.image.reduce(supersample) if supersample > 1 else p.image
+
+
+def palette_png(img: Image.Image, colours: int, exact: Sequence[str] = (),
+                method: Image.Quantize = Image.Quantize.FASTOCTREE) -> bytes:
+    """A palette PNG: the map has few colours, and mail size matters on slow or capped connections.
+
+    Median cut averages each box of colours, so a terrain fill would come out a
+    shade off; the palette entry nearest each colour in ``exact`` is set back
+    to it, and flat areas keep the colours the game chose.
+    """
+    q = img.quantize(colors=colours, method=method)
+    pal = q.getpalette() or []
+    n = len(pal) // 3
+    for c in exact:
+        r, g, b = ImageColor.getrgb(c)[:3]
+        best = min(range(n), key=lambda i: (pal[3 * i] - r) ** 2 + (pal[3 * i + 1] - g) ** 2
+                   + (pal[3 * i + 2] - b) ** 2)
+        if (pal[3 * best] - r) ** 2 + (pal[3 * best + 1] - g) ** 2 + (pal[3 * best + 2] - b) ** 2 <= 3 * 12 ** 2:
+            pal[3 * best:3 * best + 3] = [r, g, b]
+    q.putpalette(pal)
+    out = io.BytesIO()
+    q.save(out, format="PNG", optimize=True)
+    return out.getvalue()
