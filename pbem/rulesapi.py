@@ -25,6 +25,13 @@ Orders are applied in one of two modes through the same ``apply``:
 A rules module must compute the public state only from what replay mode can
 see; the engine checks this on every file because the author's claimed
 digest must equal what every other tool recomputes.
+
+What a seat may do now is asked with ``legal_actions`` (docs/orders.md,
+"Legal actions"): a list of ``Action`` (a verb and its typed ``Arg``s, each
+with concrete choices where the module can give them cheaply). Templates,
+the cockpit's board and the soak's bots are built on it. Every action listed
+must parse once its arguments are filled in; it need not pass every check of
+``apply`` (a listed attack may still be refused for supply or stacking).
 """
 
 from __future__ import annotations
@@ -33,7 +40,7 @@ import abc
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from pbem.errors import NotFound, OrderError
+from pbem.errors import InvalidInput, NotFound, OrderError
 
 
 @dataclass(frozen=True)
@@ -66,6 +73,64 @@ class Pending:
     wanted: str  # a sentence for the summary: what the seat must decide
     kind: str = "orders"  # "orders" for a phase's orders, or a decision kind ("will-commit", ...)
     options: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Arg:
+    """One argument of an ``Action``, written after the verb in the order's text.
+
+    ``kind`` names what the value is ("unit", "hex", "loc" (a hex or a Map Box),
+    "country", "number", "word"); ``choices`` lists the values the module knows
+    to fit (a "word" is one of them literally), or is None when listing them
+    would cost a rules check: then any value of the kind parses. ``keyword`` is
+    written before the value ("from" in ``attack HEX from UNIT``); an
+    ``optional`` argument may be left out, a ``repeat`` one takes one or more
+    values (a move's path).
+    """
+
+    name: str
+    kind: str
+    choices: tuple[str, ...] | None = None
+    keyword: str = ""
+    optional: bool = False
+    repeat: bool = False
+
+
+@dataclass(frozen=True)
+class Action:
+    """One thing a seat may do now: an order verb with its arguments (``RulesModule.legal_actions``)."""
+
+    verb: str
+    args: tuple[Arg, ...] = ()
+    rule: str = ""  # the rule that allows it, e.g. "USE 5.3.2"
+    summary: str = ""  # a short sentence for menus and templates
+
+    def line(self, values: dict[str, str] | None = None) -> str:
+        """The order's text: each required argument from ``values``, else its first choice.
+
+        Optional arguments are written only when ``values`` names them.
+        Raises ``InvalidInput`` for a required argument with neither.
+        """
+        values = values or {}
+        words = [self.verb]
+        for a in self.args:
+            v = values.get(a.name)
+            if v is None and a.optional:
+                continue
+            if v is None:
+                if not a.choices:
+                    raise InvalidInput(f"{self.verb}: no value for {a.name} ({a.kind})",
+                                       hint=f"give {a.name} a value: any {a.kind} the rules accept")
+                v = a.choices[0]
+            words += [a.keyword, v] if a.keyword else [v]
+        return " ".join(words)
+
+    def to_json(self) -> dict[str, Any]:
+        """Plain data for ``pbem orders actions --json`` (choices: a list, or null when not listed)."""
+        return {"verb": self.verb, "rule": self.rule, "summary": self.summary,
+                "args": [{"name": a.name, "kind": a.kind, "keyword": a.keyword, "optional": a.optional,
+                          "repeat": a.repeat, "choices": None if a.choices is None else list(a.choices)}
+                         for a in self.args]}
 
 
 @dataclass(frozen=True)
@@ -210,6 +275,19 @@ class RulesModule(abc.ABC):
     def order_template(self, public: Any, private: Any, seat: str) -> str:
         """A commented order file listing what ``seat`` may do now."""
         return "# no template for this game\n"
+
+    def legal_actions(self, public: Any, private: Any, seat: str) -> list[Action]:
+        """What ``seat`` may do now, each action with its arguments (docs/orders.md, "Legal actions").
+
+        The default returns ``[]``, which means *not answered*: a module that
+        answers lists at least one action (e.g. ending its step) whenever
+        ``pending(public)`` names ``seat``, and ``[]`` for any other seat, so
+        an empty list for the pending seat tells a tool to fall back on
+        ``order_template``. Every action listed, its arguments filled in from
+        their choices, must pass ``parse_orders``; it may still be refused by
+        ``apply`` where the check is a rules question (supply, stacking, range).
+        """
+        return []
 
     def demo_script(self, scenario: str) -> str | None:
         """A scripted game for `make demo`: blocks of `ORDERS <seat>` ... `END` (see pbem.cli.demo)."""

@@ -10,7 +10,7 @@ from helpers import Player, start_duel, start_trio
 from pbem.errors import OutOfOrder, StateError
 from pbem.play import audit, ending, game
 from pbem.protocol import turnfile
-from pbem.protocol.engine import FileRejected
+from pbem.protocol.context import FileRejected
 from pbem.store import gamestore as store
 
 

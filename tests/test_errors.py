@@ -23,7 +23,7 @@ from pbem.errors import (
 from pbem.formats import padding
 from pbem.play import game
 from pbem.protocol import genesis, turnfile
-from pbem.protocol.engine import FileRejected
+from pbem.protocol.context import FileRejected
 from pbem.store import gamestore as store
 from pbem.store.fsutil import snapshot
 

@@ -14,7 +14,7 @@ from helpers import DetRng, make_player, start_duel
 from pbem.errors import InvalidInput, StateError
 from pbem.play import game
 from pbem.protocol import dice, dicefiles, genesis, turnfile
-from pbem.protocol.engine import EngineContext, FileRejected
+from pbem.protocol.context import EngineContext, FileRejected
 from pbem.store import gamestore as store
 
 

@@ -22,7 +22,7 @@ from pbem.formats import canonical, padding
 from pbem.mail import from_maildir, ingest
 from pbem.play import game
 from pbem.protocol import genesis, identity, schema, turnfile
-from pbem.protocol.engine import FileRejected
+from pbem.protocol.context import FileRejected
 from pbem.store import gamestore as store
 from pbem.store.fsutil import snapshot
 

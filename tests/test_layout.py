@@ -139,3 +139,15 @@ def test_engine_never_imports_a_game_and_games_use_only_the_interface() -> None:
             if d.startswith("pbem"):
                 assert d.startswith(("pbem.errors", "pbem.rulesapi", "pbem.kit", "pbem_rules")) or d == "pbem", \
                     f"{p} reaches into the engine: {d}"
+
+
+def test_no_import_cycles_in_the_games() -> None:
+    """Each game's modules import each other in one direction only (lazy imports count)."""
+    mods: dict[str, Path] = {}
+    for p in (ROOT / "rules").rglob("*.py"):
+        parts = list(p.relative_to(ROOT / "rules").with_suffix("").parts)
+        if parts[-1] == "__init__":
+            parts.pop()
+        mods[".".join(["pbem_rules", *parts])] = p
+    graph = {name: {d for d in _imports(p, name, set(mods)) if d in mods and d != name} for name, p in mods.items()}
+    assert _cycles(graph) == []

@@ -30,7 +30,7 @@ from pbem.mail.compose import to_eml
 from pbem.mail.config import BodySetting, MailConfigError, body_setting, parse_config
 from pbem.play import game
 from pbem.protocol import genesis, turnfile
-from pbem.protocol.engine import FileRejected
+from pbem.protocol.context import FileRejected
 from pbem.store import gamestore as store
 
 _TOKEN = re.compile(r"[A-Za-z0-9]+")

@@ -19,7 +19,7 @@ from pbem.errors import BadSignature, BrokenChain, Equivocation, InvalidInput, S
 from pbem.formats import canonical
 from pbem.play import audit, game, proof
 from pbem.protocol import turnfile
-from pbem.protocol.engine import FileRejected
+from pbem.protocol.context import FileRejected
 from pbem.store import gamestore as store
 from pbem.store import paths
 from pbem.store.fsutil import snapshot

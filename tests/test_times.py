@@ -9,7 +9,7 @@ from helpers import Player, start_duel
 
 from pbem.play import game, proof
 from pbem.protocol import signedtime, turnfile
-from pbem.protocol.engine import FileRejected
+from pbem.protocol.context import FileRejected
 from pbem.store import gamestore as store
 
 

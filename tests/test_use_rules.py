@@ -29,23 +29,6 @@ def prestate(*extra: str) -> tuple[Any, dict[str, Any]]:
     return RULES.case_prestate(lines)
 
 
-class ReplayContext(ScriptedContext):
-    """Replay mode: secret values handed to commit are unknown; openings come from the author."""
-
-    def __init__(self, seat: str, dice: list[int], openings: dict[str, Any]) -> None:
-        super().__init__(seat, dice)
-        self.author_mode = False
-        self.openings = openings
-
-    def commit(self, label: str, value: Any, context: str = "") -> str:
-        ref = f"{self.seq}.{len(self.commitments)}"
-        self.commitments[ref] = None  # the value is not known here
-        return ref
-
-    def open(self, ref: str) -> Any:
-        return self.openings[ref]
-
-
 FILES = [("axis", "attack 0506 from GER-1P will-commit air GER-1F"), ("western", "will-commit no"), ("axis", "")]
 
 
@@ -54,7 +37,7 @@ def test_replay_matches_author() -> None:
     pub_a, _ = prestate()
     pub_r = copy.deepcopy(pub_a)
     author = ScriptedContext("", [2, 3])
-    replay = ReplayContext("", [2, 3], author.commitments)
+    replay = ScriptedContext.opponent_of(author)
     for i, (seat, text) in enumerate(FILES, start=1):
         for c in (author, replay):
             c.seat, c.seq = seat, i
@@ -198,7 +181,7 @@ def test_sea_supply_interception_replays_identically() -> None:
     lines = [(i, t) for i, t in enumerate(SEA, start=1)]
     pub, _ = RULES.case_prestate(lines)
     author = ScriptedContext("western", [5, 1])
-    replay = ReplayContext("western", [5, 1], author.commitments)
+    replay = ScriptedContext.opponent_of(author)
     parsed = RULES.parse_orders("end-phase", "western", pub, None)
     a = RULES.apply(pub, {}, "western", parsed, author).public
     r = RULES.apply(pub, {}, "western", RULES.orders_from_wire(RULES.public_orders(parsed), None), replay).public
@@ -253,7 +236,7 @@ def test_dice_in_event_weather_activation_markers() -> None:
 
 def test_air_combat_weather_penalty_poor_and_severe() -> None:
     """USE 11.0: air/naval units have -2 in Poor weather, and in Severe (weather.toml)."""
-    from pbem_rules.use.combat import Roller, air_duel
+    from pbem_rules.use.airduel import Roller, air_duel
     from pbem_rules.use.geo import board
 
     for weather, penalty in (("fair", 0), ("poor", -2), ("severe", -2)):
@@ -271,7 +254,7 @@ def test_turn_one_arrival_starts_on_the_map() -> None:
 
     from pbem_rules.use import scenario as scen
     from pbem_rules.use.hexgrid import parse_hex
-    from pbem_rules.use.setup import state_from_scenario
+    from pbem_rules.use.initial import state_from_scenario
 
     sc = scen.load_scenario("france-1940")
     spec = next(u for u in sc.units if u.id == "UK-1AD")
@@ -301,7 +284,7 @@ def test_parse_naval_transport_escort_and_strike_aim() -> None:
 def test_strategic_fac_lost_clamp() -> None:
     """USE 9.2: results move Fac Lost within 1..9; a marker placed at 0 (13.8) is not lifted by
     the clamp on an Allied win (DECISION in strategic.py)."""
-    from pbem_rules.use.strategic import move_fac_lost
+    from pbem_rules.use.strategic_warfare import move_fac_lost
 
     assert move_fac_lost(0, 1) == 1
     assert move_fac_lost(9, 1) == 9

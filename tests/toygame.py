@@ -13,7 +13,7 @@ from typing import Any
 
 from pbem.errors import IllegalOrder, InvalidOrder
 from pbem.formats.hashing import lhash
-from pbem.rulesapi import Context, Outcome, Pending, RulesModule, Scenario
+from pbem.rulesapi import Action, Arg, Context, Outcome, Pending, RulesModule, Scenario
 
 VERBS = {"roll", "seal", "open", "secret", "reveal", "pass", "declare", "again", "reserve-other"}
 
@@ -71,6 +71,24 @@ class Duel(RulesModule):
                 out.append(["seal", int(words[1])])
             else:
                 out.append([words[0]])
+        return out
+
+    def legal_actions(self, public: Any, private: Any, seat: str) -> list[Action]:
+        if self.result(public) or public["to_move"] != seat:
+            return []
+        out = [Action("roll", (), "Duel 1", "roll a die and score it"),
+               Action("pass", (), "Duel 1", "do nothing"),
+               Action("declare", (), "Duel 5", "fix a roll for your next file (strict dice)"),
+               Action("again", (), "Duel 1", "move again after this file"),
+               Action("reserve-other", (), "Duel 5", "fix a roll your opponent makes next")]
+        if public["sealed"][seat] is None:
+            out.append(Action("seal", (Arg("bid", "number", ("1", "2", "3")),), "Duel 2", "seal a hidden bid"))
+        else:
+            out.append(Action("open", (), "Duel 3", "open your sealed bid and score it"))
+        if public["secret"][seat] is None:
+            out.append(Action("secret", (), "Duel 4", "make a secret roll"))
+        else:
+            out.append(Action("reveal", (), "Duel 4", "reveal your secret roll and score it"))
         return out
 
     def public_orders(self, orders: Any) -> Any:

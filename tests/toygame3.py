@@ -16,7 +16,7 @@ from typing import Any
 
 from pbem.errors import IllegalOrder, InvalidOrder
 from pbem.formats.hashing import lhash
-from pbem.rulesapi import Context, Outcome, Pending, RulesModule, Scenario
+from pbem.rulesapi import Action, Arg, Context, Outcome, Pending, RulesModule, Scenario
 
 SEATS = ("a", "b", "c")
 VERBS = {"roll", "seal", "open", "secret", "reveal", "pass", "declare", "again"}
@@ -85,6 +85,24 @@ class Trio(RulesModule):
                 out.append([words[0], int(words[1])])
             else:
                 out.append([words[0]])
+        return out
+
+    def legal_actions(self, public: Any, private: Any, seat: str) -> list[Action]:
+        if self.result(public) or public["to_move"] != seat:
+            return []
+        out = [Action("declare", (Arg("rolls", "number", tuple(str(n) for n in range(1, 7))),), "Trio 5",
+                      "fix rolls for a later file (strict dice)"),
+               Action("roll", (), "Trio 1", "roll a die and score it"),
+               Action("again", (), "Trio 1", "move again after this file"),
+               Action("pass", (), "Trio 1", "do nothing")]
+        if public["sealed"][seat] is None:
+            out.append(Action("seal", (Arg("bid", "number", ("1", "2", "3")),), "Trio 2", "seal a hidden bid"))
+        else:
+            out.append(Action("open", (), "Trio 3", "open your sealed bid and score it"))
+        if public["secret"][seat] is None:
+            out.append(Action("secret", (), "Trio 4", "make a secret roll"))
+        else:
+            out.append(Action("reveal", (), "Trio 4", "reveal your secret roll and score it"))
         return out
 
     def public_orders(self, orders: Any) -> Any:

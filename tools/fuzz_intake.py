@@ -57,7 +57,7 @@ from pbem.errors import PbemError  # noqa: E402
 from pbem.formats import canonical, padding  # noqa: E402
 from pbem.play import game  # noqa: E402
 from pbem.protocol import genesis, turnfile  # noqa: E402
-from pbem.protocol.engine import FileRejected  # noqa: E402
+from pbem.protocol.context import FileRejected  # noqa: E402
 from pbem.protocol.identity import Identity  # noqa: E402
 from pbem.protocol.turnfile import SignedFile  # noqa: E402
 from pbem.store import gamestore as store  # noqa: E402

@@ -272,6 +272,50 @@ def orders_template(c: Ctx, game_ref: str) -> None:
     click.echo(d.rules.order_template(d.public, d.private, d.my_seat or ""), nl=False)
 
 
+@orders.command("actions")
+@click.argument("game_ref", metavar="GAME")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON (for tools and bots) instead of text.")
+@pass_ctx
+def orders_actions(c: Ctx, game_ref: str, as_json: bool) -> None:
+    """List what you may do now: each order with its arguments and their choices."""
+    import json
+
+    gs = store.find_game(c.home, game_ref)
+    d = game.load(c.session(), gs)
+    pend = d.pending()
+    seat = d.my_seat or ""
+    # A dice-release file is the engine's, not the game's: it takes no orders.
+    acts = [] if pend is None or pend.kind == "dice-release" else d.rules.legal_actions(d.public, d.private, seat)
+    mine = pend is not None and pend.seat == seat
+    if as_json:
+        out = {"seat": seat, "pending": None if pend is None else {
+                   "seat": pend.seat, "phase": pend.phase, "kind": pend.kind, "wanted": pend.wanted},
+               # the rules interface's "not answered": nothing listed although this seat must act
+               "answered": not (mine and pend is not None and pend.kind != "dice-release" and not acts),
+               "actions": [a.to_json() for a in acts]}
+        click.echo(json.dumps(out, indent=1, sort_keys=True))
+        return
+    if pend is None or not mine:
+        click.echo("# nothing to do now" + (f": {pend.seat} must act ({pend.wanted})" if pend else ""))
+    elif pend.kind == "dice-release":
+        click.echo(f"# {pend.wanted}\n# pbem play {game_ref}   (no --orders)")
+    elif not acts:
+        click.echo(f"# {d.rules.name} does not list its actions: see 'pbem orders template {game_ref}'")
+    for a in acts:
+        click.echo(_action_text(a))
+
+
+def _action_text(a: rulesapi.Action) -> str:
+    words, lines = [a.verb], []
+    for arg in a.args:
+        w = (f"{arg.keyword} " if arg.keyword else "") + arg.name.upper() + (" ..." if arg.repeat else "")
+        words.append(f"[{w}]" if arg.optional else w)
+        if arg.choices:
+            more = f" ... ({len(arg.choices)} in all)" if len(arg.choices) > 12 else ""
+            lines.append(f"    {arg.name.upper()}: {' '.join(arg.choices[:12])}{more}")
+    return "\n".join([f"{' '.join(words)}    # {a.rule}: {a.summary}", *lines])
+
+
 @orders.command("prompt")
 @click.argument("game_ref", metavar="GAME")
 @click.option("-o", "--output", type=click.Path(dir_okay=False), default="orders.txt", show_default=True)

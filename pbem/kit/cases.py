@@ -34,14 +34,15 @@ blocks must succeed. The game's rules module turns PRESTATE lines into a state
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pbem.errors import InvalidInput
+from pbem.errors import AmbiguousOrder, IllegalOrder, InvalidInput, InvalidOrder, OrderError, OrderErrors
 from pbem.formats import canonical
 from pbem.formats.hashing import lhash
-from pbem.rulesapi import SecretRoll
+from pbem.rulesapi import RulesModule, SecretRoll
 
 
 @dataclass
@@ -135,10 +136,29 @@ def parse_case(path: Path) -> Case:
     return case
 
 
-class ScriptedContext:
-    """A rules Context whose dice come from the case's DICE line (author mode, no crypto)."""
+class CaseFailed(AssertionError):
+    """A rules case whose outcome is not what its file says; the message names the case."""
 
-    def __init__(self, seat: str, dice: list[int], seq: int = 1, strict_dice: bool = False) -> None:
+
+Roll = tuple[str, int, int, bool, "list[int] | None"]  # purpose, sides, count, secret, public values
+
+
+class ScriptedContext:
+    """The rules Context of the rules cases, the rules' unit tests and a dry check (no crypto).
+
+    * author (``ScriptedContext(seat, dice)``): the acting seat's tool. Dice come from the
+      case's DICE line; secret values and secret rolls are known; every roll, opening and
+      reveal is recorded as the author's file would carry it to the other seats.
+    * opponent (``ScriptedContext.opponent_of(author)``): any other seat's tool replaying that
+      file (docs/protocol.md, replay mode): ``author_mode`` is False, committed values are not
+      known, secret rolls read None, and rolls, openings and reveals come only from what the
+      author's file recorded, so a rule that peeks at a secret shows up as a different state.
+    * dry (``ScriptedContext(seat)``, no dice): dice read 1..sides cycling, and a commitment made
+      in an earlier file opens as {} (unknown): for an order check whose effects are thrown
+      away. Legality that depends on a future die cannot be known in advance.
+    """
+
+    def __init__(self, seat: str, dice: list[int] | None = None, seq: int = 1, strict_dice: bool = False) -> None:
         self.strict_dice = strict_dice
         self.reserved: dict[str, int] = {}  # roller -> end of its reserved slots
         self.rolled: dict[str, int] = {}  # roller -> next slot (burnt ones skipped)
@@ -153,19 +173,61 @@ class ScriptedContext:
         self.events: list[dict[str, Any]] = []
         self.private_events: list[dict[str, Any]] = []
         self.commitments: dict[str, Any] = {}
-        self.rolls: dict[str, list[int]] = {}
+        self.rolls: dict[str, list[int] | None] = {}
+        self.record: list[Roll] = []
+        self.opened: dict[str, Any] = {}
+        self.revealed: dict[str, list[int] | None] = {}
+        self._author: ScriptedContext | None = None
+
+    @classmethod
+    def opponent_of(cls, author: ScriptedContext) -> ScriptedContext:
+        """Another seat's tool, replaying what ``author`` plays (same seat and seq to be set on both)."""
+        ctx = cls(author.seat, None, author.seq, author.strict_dice)
+        ctx.author_mode = False
+        ctx.reserved, ctx.rolled = dict(author.reserved), dict(author.rolled)
+        ctx._author = author
+        return ctx
+
+    @property
+    def dry(self) -> bool:
+        return self.dice is None and self._author is None
 
     def _take(self, sides: int, count: int, purpose: str) -> list[int]:
         out = []
         for _ in range(count):
-            if self.used >= len(self.dice):
+            if self.dice is None:
+                v = self.used % sides + 1
+            elif self.used >= len(self.dice):
                 raise InvalidInput(f"case needs more dice than its DICE line gives ({purpose})")
-            v = self.dice[self.used]
+            else:
+                v = self.dice[self.used]
             if not 1 <= v <= sides:
                 raise InvalidInput(f"DICE value {v} is not a d{sides} result ({purpose})")
             out.append(v)
             self.used += 1
         return out
+
+    def _recorded(self, sides: int, count: int, purpose: str, secret: bool) -> list[int] | None:
+        """The opponent's roll: the one the author's file records next, which must be the same roll."""
+        assert self._author is not None
+        rolls = self._author.record
+        i = len(self.record)
+        want: Roll = (purpose, sides, count, secret, None)
+        if i >= len(rolls):
+            raise CaseFailed(f"the opponent's tool rolls {want[:4]} but the author's file records no such roll")
+        if rolls[i][:4] != want[:4]:
+            raise CaseFailed(f"the opponent's tool rolls {want[:4]} where the author's file records {rolls[i][:4]}")
+        self.record.append(rolls[i])
+        self.used += count
+        return rolls[i][4]
+
+    def _dice(self, sides: int, count: int, purpose: str, secret: bool) -> list[int] | None:
+        self._slot(purpose)
+        if self._author is not None:
+            return self._recorded(sides, count, purpose, secret)
+        values = self._take(sides, count, purpose)
+        self.record.append((purpose, sides, count, secret, None if secret else values))
+        return values
 
     def _sync(self) -> None:
         """A new (seat, seq) is a new file: the last file's author burns the slots that were
@@ -195,17 +257,23 @@ class ScriptedContext:
             self.reserved[roller] = self.reserved.get(roller, 0) + n
 
     def roll(self, sides: int, purpose: str, count: int = 1) -> list[int]:
-        self._slot(purpose)
-        return self._take(sides, count, purpose)
+        values = self._dice(sides, count, purpose, False)
+        assert values is not None
+        return values
 
     def secret_roll(self, sides: int, purpose: str, count: int = 1) -> SecretRoll:
-        self._slot(purpose)
         ref = f"{self.seq}.r{len(self.rolls)}"
-        self.rolls[ref] = self._take(sides, count, purpose)
+        self.rolls[ref] = self._dice(sides, count, purpose, True)
         return SecretRoll(ref, self.rolls[ref])
 
     def reveal_roll(self, ref: str) -> list[int]:
-        return self.rolls[ref]
+        source = self._author.revealed if self._author is not None else self.rolls
+        values = source.get(ref)
+        if values is None:
+            raise CaseFailed(f"{self.seat} reveals secret roll {ref}, which "
+                             + ("the author's file does not reveal" if self._author else "it never rolled"))
+        self.revealed[ref] = values
+        return values
 
     def reserve_rolls(self, count: int, roller: str | None = None) -> None:
         if count < 0:
@@ -215,18 +283,118 @@ class ScriptedContext:
         self.reserved[r] = max(self.reserved.get(r, 0), self.rolled.get(r, 0)) + count
 
     def commit(self, label: str, value: Any, context: str = "") -> str:
-        ref = f"{self.seq}.{len(self.commitments)}"
-        self.commitments[ref] = value
+        # A dry check's refs must not shadow the game's real ones ("seq.index").
+        ref = f"{'dry' if self.dry else self.seq}.{len(self.commitments)}"
+        self.commitments[ref] = value if self._author is None else None  # the opponent sees a digest only
         return ref
 
     def open(self, ref: str) -> Any:
-        return self.commitments[ref]
+        if self._author is not None:
+            if ref not in self._author.opened:
+                raise CaseFailed(f"{self.seat} opens commitment {ref}, which the author's file does not open")
+            value = self._author.opened[ref]
+        elif ref in self.commitments:
+            value = self.commitments[ref]
+        elif self.dry:
+            return {}  # sealed in an earlier file: the engine passes a real context when it has the opening
+        else:
+            raise CaseFailed(f"{self.seat} opens commitment {ref}, which was never made")
+        self.opened[ref] = value
+        return value
 
     def event(self, kind: str, **fields: Any) -> None:
         self.events.append({"kind": kind, **fields})
 
     def private_event(self, kind: str, **fields: Any) -> None:
         self.private_events.append({"kind": kind, **fields})
+
+
+def run_case(case: Case, rules: RulesModule) -> None:
+    """Play a case as its author, and every file again as an opponent's tool would; raise CaseFailed.
+
+    The author's tool has the full orders, its private state and the case's dice. The
+    opponent's has the public projection of the orders as it comes off the wire, none of the
+    author's private state (the public state must follow without any), no committed value and
+    only the dice the author's file recorded; after each file it must reach the same public
+    state digest and the same public events.
+    """
+    public, private = rules.case_prestate(case.prestate)
+    author = ScriptedContext("", list(case.dice), strict_dice=case.strict)
+    if case.strict:
+        author.reserved_before(rules.initial_reservations(public))
+    opponent = ScriptedContext.opponent_of(author)
+    seen = copy.deepcopy(public)
+    for i, block in enumerate(case.orders):
+        for ctx in (author, opponent):
+            ctx.seat, ctx.seq = block.seat, i + 1
+        try:
+            orders = rules.parse_orders(block.text, block.seat, public, private.get(block.seat))
+            out = rules.apply(public, {block.seat: private.get(block.seat)}, block.seat, orders, author)
+        except (OrderError, OrderErrors) as exc:
+            _check_refusal(case, rules, block, exc, last=i == len(case.orders) - 1)
+            return
+        public, private = out.public, {**private, **out.private}
+        seen = _replay(case, rules, block, orders, seen, public, author, opponent)
+    if case.expect:
+        raise CaseFailed(f"{case.path.name}: expected {case.expect[0]} {case.expect[1] or ''} "
+                         "but the orders were accepted")
+    problems = rules.case_check(public, private, case.poststate)
+    if problems:
+        raise CaseFailed(f"{case.path.name} ({case.rule}):\n  " + "\n  ".join(problems))
+
+
+def _check_refusal(case: Case, rules: RulesModule, block: OrdersBlock, exc: OrderError | OrderErrors,
+                   last: bool) -> None:
+    err = exc.errors[0] if isinstance(exc, OrderErrors) else exc
+    if not (last and case.expect):
+        raise CaseFailed(f"{case.path.name}: orders at line {block.line} refused: {err}") from exc
+    kind, rule = case.expect
+    want = {"ILLEGAL": IllegalOrder, "INVALID": InvalidOrder, "AMBIGUOUS": AmbiguousOrder}[kind]
+    if not isinstance(err, want):
+        raise CaseFailed(f"{case.path.name}: expected {kind}, got {type(err).__name__}: {err}") from exc
+    game = f"{rules.name.upper()} "
+    if rule and (err.rule is None or err.rule.removeprefix(game) != rule.removeprefix(game)):
+        raise CaseFailed(f"{case.path.name}: expected rule {rule}, got {err.rule}: {err}") from exc
+
+
+def _replay(case: Case, rules: RulesModule, block: OrdersBlock, orders: Any, seen: Any, public: Any,
+            author: ScriptedContext, opponent: ScriptedContext) -> Any:
+    """Apply one file as an opponent's tool does; the new public state it holds."""
+    where = f"{case.path.name} ({case.rule}): orders at line {block.line}, replayed as {block.seat}'s opponent"
+    try:
+        wire = canonical.decode(canonical.encode(rules.public_orders(orders)))
+        out = rules.apply(seen, {}, block.seat, rules.orders_from_wire(wire, None), opponent)
+    except Exception as exc:  # whatever breaks here is the case's finding: re-raised with its name
+        raise CaseFailed(f"{where}: {type(exc).__name__}: {exc} (the author's tool accepted it)") from exc
+    if len(opponent.record) != len(author.record):
+        raise CaseFailed(f"{where}: made {len(opponent.record)} rolls, the author's file records "
+                         f"{len(author.record)}")
+    if rules.digest(out.public) != rules.digest(public):
+        raise CaseFailed(f"{where}: public state digest differs from the author's, first at "
+                         f"{_difference(public, out.public)}: the public state must follow from the public orders")
+    if opponent.events != author.events:
+        i = next((k for k, (a, b) in enumerate(zip(author.events, opponent.events, strict=False)) if a != b),
+                 min(len(author.events), len(opponent.events)))
+        mine = author.events[i] if i < len(author.events) else None
+        theirs = opponent.events[i] if i < len(opponent.events) else None
+        raise CaseFailed(f"{where}: public event {i} differs: the author's {mine}, the opponent's {theirs}")
+    return out.public
+
+
+def _difference(a: Any, b: Any, path: str = "") -> str:
+    """The first path where two canonical values differ, for a readable failure."""
+    if isinstance(a, dict) and isinstance(b, dict):
+        for k in sorted(set(a) | set(b), key=str):
+            if a.get(k, _MISSING) != b.get(k, _MISSING):
+                return _difference(a.get(k, _MISSING), b.get(k, _MISSING), f"{path}/{k}")
+    elif isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
+        for k, (x, y) in enumerate(zip(a, b, strict=True)):
+            if x != y:
+                return _difference(x, y, f"{path}/{k}")
+    return f"{path or '/'}: author {a!r}, opponent {b!r}"
+
+
+_MISSING = "<missing>"
 
 
 def state_fingerprint(value: Any) -> bytes:

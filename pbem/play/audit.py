@@ -24,7 +24,7 @@ from typing import Any
 from pbem.errors import PbemError
 from pbem.play.game import Derived, Session, apply_engine_orders, derive, is_engine_phase
 from pbem.protocol import dice, turnfile
-from pbem.protocol.engine import EngineContext, apply_releases, clone, payload_from_wire
+from pbem.protocol.context import EngineContext, apply_releases, clone, payload_from_wire
 from pbem.protocol.genesis import initial_engine_state, joins_release, read_proposal
 from pbem.store.gamestore import GameStore
 

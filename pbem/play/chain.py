@@ -22,7 +22,7 @@ from pbem.errors import (
 from pbem.play import ending
 from pbem.play.derived import Derived, Session
 from pbem.protocol import dicefiles, schema, signedtime, turnfile
-from pbem.protocol.engine import (
+from pbem.protocol.context import (
     EngineContext,
     FileRejected,
     GameParams,

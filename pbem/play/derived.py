@@ -26,7 +26,7 @@ from pbem.errors import (
 from pbem.formats import canonical, padding
 from pbem.play import ending
 from pbem.protocol import dice, dicefiles, signedtime
-from pbem.protocol.engine import (
+from pbem.protocol.context import (
     FileRejected,
     GameParams,
     apply_releases,

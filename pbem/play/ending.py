@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from pbem.errors import InvalidInput, OutOfOrder, PbemError, StateError
 from pbem.protocol import turnfile
-from pbem.protocol.engine import FileRejected
+from pbem.protocol.context import FileRejected
 from pbem.rulesapi import Pending, RulesModule
 
 if TYPE_CHECKING:

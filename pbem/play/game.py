@@ -38,7 +38,7 @@ from pbem.play.chain import (
 )
 from pbem.play.derived import Derived, Keyring, Session, add_join, begin
 from pbem.protocol import dicefiles, signedtime, turnfile
-from pbem.protocol.engine import (
+from pbem.protocol.context import (
     EngineContext,
     FileRejected,
     Payload,

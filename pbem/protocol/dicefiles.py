@@ -22,7 +22,7 @@ from __future__ import annotations
 from typing import Any
 
 from pbem.errors import InvalidInput, StateError
-from pbem.protocol.engine import FileRejected, GameParams
+from pbem.protocol.context import FileRejected, GameParams
 from pbem.rulesapi import Pending
 
 DICE_RELEASE = "dice release"

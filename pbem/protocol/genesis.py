@@ -27,7 +27,7 @@ from pbem.errors import InvalidInput, NotAddressedToYou, PbemError, StateError, 
 from pbem.formats import canonical, padding
 from pbem.formats.hashing import lhash
 from pbem.protocol import dice, schema, turnfile
-from pbem.protocol.engine import GameParams, make_releases, new_engine_state
+from pbem.protocol.context import GameParams, make_releases, new_engine_state
 from pbem.protocol.identity import Card, Identity
 from pbem.protocol.turnfile import SignedFile
 

@@ -25,7 +25,7 @@ import datetime
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
-from pbem.protocol.engine import FileRejected
+from pbem.protocol.context import FileRejected
 
 if TYPE_CHECKING:
     from pbem.protocol.turnfile import SignedFile

@@ -21,11 +21,12 @@ from __future__ import annotations
 from typing import Any
 
 from . import hexgrid
-from .actions import activate, end_activation, own_unit
-from .combat import Roller, air_duel
-from .errs import illegal
+from .actions import own_unit
+from .activation import activate, end_activation
+from .airduel import Roller, air_duel
 from .geo import Board
 from .politics import may_attack
+from .refusals import illegal
 from .seasupply import willing
 from .state import State, add_sorties, enemies, faction_of, on_map
 from .strictdice import need

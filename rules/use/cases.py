@@ -147,7 +147,7 @@ def prestate(lines: list[tuple[int, str]]) -> tuple[State, dict[str, Any]]:
 
 def _from_scenario(name: str, full: bool) -> State:
     from . import scenario as scen
-    from .setup import state_from_scenario
+    from .initial import state_from_scenario
 
     s = state_from_scenario(scen.load_scenario(name))
     if not full:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import politics
+from .airduel import Roller, air_duel, boost, harsh, weather_at
 from .geo import Board, terrain_chart
 from .movement import enter_hex
 from .state import State, Unit, add_sorties, enemies, faction_of, ground_at, is_ground, units_at
@@ -18,17 +19,6 @@ from .zoc import in_ezoc
 
 Events = list[dict[str, Any]]
 DRM_CAP = 10  # USE 5.1 step 4: the net DRM is at most +10 or -10
-
-
-class Roller:
-    """The dice of one file (ctx.roll), so combat code needs no engine import."""
-
-    def __init__(self, ctx: Any) -> None:
-        self.ctx = ctx
-
-    def d6(self, purpose: str) -> int:
-        v: int = self.ctx.roll(6, purpose)[0]
-        return v
 
 
 def crt_result(att_final: int, def_final: int) -> str:
@@ -51,25 +41,6 @@ def final_value(die: int, drm: int, halve: bool) -> int:
 
 def cap(drm: int) -> int:
     return max(-DRM_CAP, min(DRM_CAP, drm))
-
-
-def weather_at(state: State, b: Board, h: str) -> str:
-    w: str = state["weather"][b.zone[h]]
-    return w
-
-
-def harsh(weather: str) -> bool:
-    """USE 11.0 with weather.toml [effects.severe].authored: Severe includes the Poor effects it
-    does not replace, so the attacker's -2 combat DRM and the air/naval -2 DRM apply in Poor
-    and in Severe weather.
-    DECISION: 11.0 lists the Severe effects without saying whether Poor's also hold; the data
-    (weather.toml, docs/use-map.md) says they do, and Severe is the worse weather."""
-    return weather in ("poor", "severe")
-
-
-def boost(weather: str) -> int:
-    """USE 11.0: Tank, Air Support and Naval Support DRMs: +2 Fair, +1 Poor, none in Severe."""
-    return {"fair": 2, "poor": 1, "severe": 0}[weather]
 
 
 # --- retreat --------------------------------------------------------------
@@ -138,31 +109,6 @@ def choose_retreat(state: State, b: Board, unit: Unit, options: list[str], wante
 
 
 # --- air combat -------------------------------------------------------------
-
-
-def air_duel(state: State, b: Board, att: Unit, dfn: Unit, where: str, roll: Roller,
-             events: Events, weather: str | None = None) -> str:
-    """USE 5.2 air/naval combat between two air or naval units (authored results): 'att', 'def'
-    or 'tie'. ``weather``: the Sea Zone's weather when the combat is in a Sea Zone (5.2)."""
-    tab = authored()["air_combat"]
-    w = weather or weather_at(state, b, where)
-    penalty = -2 if harsh(w) else 0  # USE 11.0: air/naval units have -2 DRM in Poor (and Severe) weather
-    a_die = roll.d6(f"air combat {att['id']}")
-    d_die = roll.d6(f"air combat {dfn['id']}")
-    a = a_die + penalty + (tab["fighter_drm"] if att["kind"] == "fighter" else 0)
-    d = d_die + penalty + (tab["fighter_drm"] if dfn["kind"] == "fighter" else 0)
-    winner = "att" if a > d else "def" if d > a else "tie"
-    if winner == "tie":
-        add_sorties(att, tab["tie_sorties"])
-        add_sorties(dfn, tab["tie_sorties"])
-    else:
-        win, lose = (att, dfn) if winner == "att" else (dfn, att)
-        add_sorties(win, tab["winner_sorties"])
-        add_sorties(lose, tab["loser_sorties"])
-    events.append({"kind": "air-combat", "attacker": att["id"], "defender": dfn["id"],
-                   "att_side": faction_of(state, att), "def_side": faction_of(state, dfn),
-                   "att_die": a_die, "def_die": d_die, "att_final": a, "def_final": d, "winner": winner})
-    return winner
 
 
 def resolve_air_strike(state: State, b: Board, c: dict[str, Any], att_commit: bool, roll: Roller,

@@ -15,6 +15,7 @@ them, so every rule sees the ceded or created country.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from .geo import Board, board
@@ -22,6 +23,9 @@ from .state import State, enemies, faction_of, is_ground, units_at
 from .tables import authored
 
 Events = list[dict[str, Any]]
+# will.change_will, handed in by will.conquer: Will, collapse and conquest recurse (Will 0 ->
+# collapse -> conquest -> Axis Will), and taking the function keeps the modules acyclic.
+ChangeWill = Callable[[State, Board | None, str, int, str, Events], None]
 # USE 17.0: Disputed Areas and the country each may be ceded to (area ids as map.txt spells
 # them; only Alsace-Lorraine is on the France 1940 map). USE 13.2.2 names who cedes when.
 DISPUTED = {"alsace-lorraine": ("FRA", "GER"), "polish-corridor": ("POL", "GER"),
@@ -31,14 +35,14 @@ CREATED_ON_FRANCE = {"VIC": ("vichy", "corsica"), "FNA": ("french-north-africa",
 MAX_PRO = 8  # USE 15.19: at most 8 Pro-[Faction] markers per faction
 
 
-def effects(state: State, b: Board, country: str, by: str, events: Events) -> None:
+def effects(state: State, b: Board, country: str, by: str, events: Events, change_will: ChangeWill) -> None:
     """USE 13.2.2 after the counters are gone."""
     cup = state.setdefault("diplomacy_cup", [])
     cup.append(f"pro-{by}")
     events.append({"kind": "diplomacy-cup", "marker": f"pro-{by}", "why": f"{country} conquered (13.2.2)"})
     _pro_marker(state, b, country, by, events)
     if by == "axis":
-        _axis_gains(state, b, country, events)
+        _axis_gains(state, b, country, events, change_will)
     if country == "FRA" and "nazi-soviet-pact" in state["policies"]:
         _create_vichy(state, events)
 
@@ -72,9 +76,7 @@ def _adjacent(b: Board, a: str, other: str) -> bool:
     return False
 
 
-def _axis_gains(state: State, b: Board, country: str, events: Events) -> None:
-    from .will import change_will
-
+def _axis_gains(state: State, b: Board, country: str, events: Events, change_will: ChangeWill) -> None:
     gain = int(authored()["conquest"]["axis_will"])
     ger = state["countries"].get("GER")
     if ger is not None and ger["status"] == "active":

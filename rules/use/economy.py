@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from .errs import illegal
 from .geo import Board
+from .refusals import illegal
 from .state import State, Unit, faction_of, ground_at, is_air, is_ground, is_leg, is_naval, stack_class, units_at
 from .tables import authored
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from .errs import illegal
 from .geo import Board
+from .refusals import illegal
 from .state import State, enemies, faction_of, is_air, is_ground, units_at
 from .strictdice import need, strict
 from .will import capture_city

@@ -7,10 +7,11 @@ import hashlib
 from typing import Any
 
 from pbem.errors import OrderError, OrderErrors
-from pbem.rulesapi import Outcome, Pending, RulesModule, Scenario
+from pbem.kit.cases import ScriptedContext  # dry: dice cycle, earlier openings unknown
+from pbem.rulesapi import Action, Outcome, Pending, RulesModule, Scenario
 
-from . import actions, economy, geo, orders, sequence, strictdice, war
-from .errs import illegal
+from . import actions, activation, economy, geo, orders, sequence, strictdice, war
+from .refusals import illegal
 from .state import State, clone
 
 Order = dict[str, Any]
@@ -69,7 +70,7 @@ class UseRules(RulesModule):
 
     def initial_state(self, scenario: Scenario, seats: dict[str, str], options: dict[str, Any]
                       ) -> tuple[Any, dict[str, Any]]:
-        from .setup import state_from_scenario
+        from .initial import state_from_scenario
 
         public = state_from_scenario(scenario.data)
         return public, {s: None for s in seats}
@@ -129,7 +130,7 @@ class UseRules(RulesModule):
         errors: list[OrderError] = []
         s = clone(public)
         try:
-            run_file(s, seat, parsed, ctx if ctx is not None else DryContext(seat), [], errors)
+            run_file(s, seat, parsed, ctx if ctx is not None else ScriptedContext(seat, seq=0), [], errors)
         except OrderError as e:
             errors.append(e)
         return errors
@@ -138,6 +139,11 @@ class UseRules(RulesModule):
         from .template import template
 
         return template(public, seat)
+
+    def legal_actions(self, public: Any, private: Any, seat: str) -> list[Action]:
+        from .legal import legal_actions
+
+        return legal_actions(public, seat)
 
     def summary_view(self, public: Any, private: Any | None, seat: str | None) -> dict[str, Any]:
         from .view import summary_view
@@ -203,43 +209,6 @@ def _unit_faction(public: Any, ref: Any) -> str | None:
         return None
     f: str | None = public.get("countries", {}).get(unit["country"], {}).get("faction")
     return f
-
-
-class DryContext:
-    """A context for check_orders: dice read 1..6 cycling, commitments kept in memory.
-    Legality that depends on a future die (a combat result) cannot be known in advance."""
-
-    def __init__(self, seat: str, strict_dice: bool = False) -> None:
-        self.seat = seat
-        self.seq = 0
-        self.game_id = b"\0" * 16
-        self.author_mode = True
-        self.strict_dice = strict_dice
-        self._n = 0
-        self._c: dict[str, Any] = {}
-
-    def roll(self, sides: int, purpose: str, count: int = 1) -> list[int]:
-        out = []
-        for _ in range(count):
-            self._n += 1
-            out.append((self._n - 1) % sides + 1)
-        return out
-
-    def reserve_rolls(self, count: int, roller: str | None = None) -> None:
-        pass
-
-    def commit(self, label: str, value: Any, context: str = "") -> str:
-        ref = f"dry.{len(self._c)}"
-        self._c[ref] = value
-        return ref
-
-    def open(self, ref: str) -> Any:
-        # A commitment sealed in an earlier file: its value is not known here
-        # (the engine passes a real context when it has the opening).
-        return self._c.get(ref, {})
-
-    def event(self, kind: str, **fields: Any) -> None:
-        pass
 
 
 # --- applying a file ----------------------------------------------------------------
@@ -341,7 +310,7 @@ def _run_order(s: State, b: geo.Board, seat: str, o: Order, ctx: Any, events: Ev
                 "send this file; continue in your next one")
     if verb in ("pass", "end-phase"):
         if s["phase"] == "actions":
-            actions.end_activation(s, events)
+            activation.end_activation(s, events)
         sequence.advance(s, b, events, ctx)
         return resolving
     want = orders.VERB_PHASE[verb]
@@ -374,7 +343,7 @@ def _run_order(s: State, b: geo.Board, seat: str, o: Order, ctx: Any, events: Ev
     elif verb in ("airdrop", "partisans"):
         from . import markers
 
-        actions.end_activation(s, events)
+        activation.end_activation(s, events)
         if verb == "airdrop":
             markers.airdrop(s, b, o, seat, ctx, events)
         else:
@@ -393,7 +362,7 @@ def _run_order(s: State, b: geo.Board, seat: str, o: Order, ctx: Any, events: Ev
         act = s["activation"]
         if o.get("unit") and (act is None or act["unit"] != o["unit"]):
             illegal(o, f"{o['unit']} is not the active unit", "6.0")
-        actions.end_activation(s, events)
+        activation.end_activation(s, events)
     elif verb == "replace":
         economy.replace(s, b, o, seat, events)
     elif verb == "upgrade":
@@ -428,7 +397,7 @@ def goto_phase(s: State, b: geo.Board, seat: str, o: Order, want: str, ctx: Any,
         if p is None or p[0] != seat or p[1] != "orders":
             break
         if s["phase"] == "actions":
-            actions.end_activation(s, events)
+            activation.end_activation(s, events)
         sequence.advance(s, b, events, ctx)
         p = sequence.pending(s)
         if p is None or p[0] != seat:

@@ -9,8 +9,8 @@ from __future__ import annotations
 from typing import Any
 
 from . import politics, supply
-from .errs import illegal
 from .geo import Board, terrain_chart
+from .refusals import illegal
 from .state import (
     State,
     Unit,

@@ -12,9 +12,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from .errs import illegal
+from .activation import activate, end_activation
 from .geo import Board, terrain_chart
 from .politics import check_end, entry_ban
+from .refusals import illegal
 from .state import (
     State,
     Unit,
@@ -63,7 +64,6 @@ def naval_move(state: State, b: Board, order: Order, unit: Unit, events: Events,
     whose port lies in both zones (1.3.6) does not cross it, and when a location can be entered
     both across and not across a Strait, the move does not cross it. Not modelled: Canals (none
     on the France 1940 map)."""
-    from .actions import activate, end_activation
     from .navalint import intercept_move
 
     faction = faction_of(state, unit)

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from .errs import illegal
 from .geo import Board
+from .refusals import illegal
 from .state import State, Unit, faction_of
 
 # Counters of these countries are exempt from Cooperation Limits between minors (USE 10.3.2).

@@ -36,8 +36,9 @@ from __future__ import annotations
 import heapq
 from typing import Any
 
-from .combat import Roller, air_duel
+from .airduel import Roller, air_duel
 from .geo import Board
+from .landsupply import land_reach, sources, trace
 from .politics import may_attack
 from .state import State, Unit, enemies, faction_of, on_map, units_at
 
@@ -135,7 +136,6 @@ def _naval_paths(state: State, b: Board, faction: str, starts: frozenset[str]) -
 def sea_routes(state: State, b: Board, unit: Unit, start: str | None = None) -> list[dict[str, Any]]:
     """Every sea supply line ``unit`` can trace from ``start``, best first:
     {"carrier", "port", "path", "source": "uss"|"lss", "risk"}."""
-    from .supply import land_reach, sources, trace
 
     faction = faction_of(state, unit)
     if faction is None:

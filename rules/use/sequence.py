@@ -172,7 +172,7 @@ def advance(state: State, b: Board, events: Events, ctx: Any = None) -> None:
             continue
         if phase == "strategic-warfare":
             # USE 9.2 steps 1-3: no choice for anyone, played in the file that reaches it.
-            from .strategic import strategic_warfare
+            from .strategic_warfare import strategic_warfare
 
             strategic_warfare(state, ctx, events)
             continue
@@ -204,7 +204,7 @@ def roll_turn_start(state: State, b: Board, ctx: Any, events: Events) -> None:
     nothing before the next turn (Fac Lost counts at the next Economy Phase, a marker comes
     back on a later turn), so they are rolled here, with the Weather dice, instead of costing
     two emails when they arise; their DRMs and steps were fixed when they arose."""
-    from .strategic import strategic_combat
+    from .strategic_warfare import strategic_combat
 
     for t in state.pop("turn_dice", []):
         if t["kind"] == "strategic":

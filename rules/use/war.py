@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from .errs import illegal
 from .geo import Board
+from .refusals import illegal
 from .state import FACTIONS, State, is_air, stack_class, units_at
 from .tables import authored
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .conquest import effects
 from .geo import Board
 from .state import State, Unit, enemies, faction_of, is_ground
 from .tables import authored
@@ -191,6 +192,4 @@ def conquer(state: State, country: str, by: str, events: Events, b: Board | None
             u["box"] = "removed"
     events.append({"kind": "conquered", "country": country, "by": by})
     if b is not None:
-        from .conquest import effects
-
-        effects(state, b, country, by, events)
+        effects(state, b, country, by, events, change_will)
