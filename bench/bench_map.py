@@ -19,8 +19,8 @@ from pbem.present import raster, render
 
 def _picture() -> dict[str, Any]:
     from pbem_rules.use import view
-    from pbem_rules.use.scenario import load_scenario
     from pbem_rules.use.initial import state_from_scenario
+    from pbem_rules.use.scenario import load_scenario
 
     pic = view.map_picture(state_from_scenario(load_scenario("france-1940")))
     assert pic is not None
