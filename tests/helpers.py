@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
+from pbem import rulesapi
+from pbem.cli import demo
 from pbem.play import game
-from pbem.protocol import genesis
+from pbem.protocol import genesis, turnfile
 from pbem.protocol.identity import Card, Identity, new_identity
-from pbem.store import paths
+from pbem.store import gamestore, paths
 
 
 class DetRng:
@@ -98,3 +102,50 @@ def start_trio(tmp: Path, scenario: str = "standard", seed: str = "", **options:
             if q is not p:
                 game.receive(p.session, raw)
     return players, d.con.game_id
+
+
+def start_france_1940(tmp: Path, options: dict[str, Any] | None = None, now: int = 1_700_000_000
+                      ) -> tuple[dict[str, Player], bytes]:
+    """USE's France 1940: axis hosts, western joins; returns (players by seat, game id)."""
+    players = {s: make_player(tmp, s) for s in ("axis", "western")}
+    data = genesis.make_proposal(players["axis"].session.ident, rules_name="use", scenario="france-1940",
+                                 my_seat="axis", cards={s: p.card for s, p in players.items()},
+                                 options=dict(options or {}), rng=players["axis"].session.rng, now=now)
+    gid = game.create(players["axis"].session, data).con.game_id
+    jf, _ = game.join(players["western"].session, data)
+    game.receive(players["axis"].session, jf.raw)
+    return players, gid
+
+
+def deliver(players: dict[str, Player], gid: bytes, seat: str, text: str
+            ) -> tuple[turnfile.SignedFile, game.Derived]:
+    """``seat`` plays ``text``; every other player receives the file."""
+    p = players[seat]
+    f, d = game.play(p.session, gamestore.game_dir(p.home, gid), text)
+    for other in players.values():
+        if other is not p:
+            game.receive(other.session, f.raw)
+    return f, d
+
+
+def demo_turns(players: dict[str, Player], gid: bytes) -> Iterator[tuple[str, str]]:
+    """The France 1940 demo's files in order, as (seat, orders), for the caller to play (``deliver``).
+
+    A dice release owed first comes as (seat, "") (strict dice, pbem.protocol.dicefiles);
+    `PASS-UNTIL` lines become the end-phase files they stand for.
+    """
+    script = rulesapi.get("use").demo_script("france-1940")
+    assert script is not None
+    steps = demo.parse_script(script)
+    watcher = next(iter(players.values()))
+    while steps:
+        pend = game.load(watcher.session, gamestore.game_dir(watcher.home, gid)).pending()
+        if pend is not None and pend.kind == "dice-release":
+            yield pend.seat, ""
+            continue
+        seat, text = steps.pop(0)
+        if seat == "*":  # PASS-UNTIL: whoever must act ends its step until the phase prefix
+            if pend is not None and not pend.phase.startswith(text):
+                steps[:0] = [(pend.seat, "end-phase\n"), ("*", text)]
+            continue
+        yield seat, text

@@ -15,16 +15,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import Player, make_player
+from helpers import Player, deliver, demo_turns, start_france_1940
 
-from pbem import rulesapi
-from pbem.cli import demo
 from pbem.crypto import age
 from pbem.formats import canonical, padding
 from pbem.mail import dispatch
 from pbem.play import game
 from pbem.present import render, summary
-from pbem.protocol import genesis, turnfile
+from pbem.protocol import turnfile
 from pbem.store import gamestore as store
 
 
@@ -48,38 +46,12 @@ def demo_game(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict[str, Playe
 
 def _play_demo(tmp_path_factory: pytest.TempPathFactory, options: dict[str, Any]
                ) -> tuple[dict[str, Player], bytes, list[Any]]:
-    rules = rulesapi.get("use")
-    script = rules.demo_script("france-1940")
-    if script is None:
-        pytest.skip("no demo script")
-    tmp = tmp_path_factory.mktemp("leaks")
-    players = {s: make_player(tmp, s) for s in ("axis", "western")}
-    cards = {s: p.card for s, p in players.items()}
-    data = genesis.make_proposal(players["axis"].session.ident, rules_name="use", scenario="france-1940",
-                                 my_seat="axis", cards=cards, options=options, rng=players["axis"].session.rng,
-                                 now=1_700_000_000)
-    gid = game.create(players["axis"].session, data).con.game_id
-    jf, _ = game.join(players["western"].session, data)
-    game.receive(players["axis"].session, jf.raw)
+    players, gid = start_france_1940(tmp_path_factory.mktemp("leaks"), options)
     mails = []
-    steps = demo.parse_script(script)
-    while steps:
-        pend = game.load(players["axis"].session, store.game_dir(players["axis"].home, gid)).pending()
-        if pend is not None and pend.kind == "dice-release":
-            steps.insert(0, (pend.seat, ""))  # strict dice: a release-only file (pbem.protocol.dicefiles)
-        seat, text = steps.pop(0)
-        if seat == "*":  # PASS-UNTIL: whoever must act ends its step until the phase prefix
-            if pend is not None and not pend.phase.startswith(text):
-                steps[:0] = [(pend.seat, "end-phase\n"), ("*", text)]
-            continue
-        p = players[seat]
-        f, d = game.play(p.session, store.game_dir(p.home, gid), text)
-        for other in players.values():
-            if other is not p:
-                game.receive(other.session, f.raw)
-        mails.append((f, d, dispatch.mails_for(p.session, d, f)))
+    for seat, text in demo_turns(players, gid):
+        f, d = deliver(players, gid, seat, text)
+        mails.append((f, d, dispatch.mails_for(players[seat].session, d, f)))
     return players, gid, mails
-
 
 def _public(d: game.Derived, f: turnfile.SignedFile) -> Any:
     """A file's decrypted public part (where its phase and commitment labels are)."""

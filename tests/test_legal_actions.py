@@ -15,13 +15,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import make_player, start_duel, start_trio
+from helpers import deliver, demo_turns, start_duel, start_france_1940, start_trio
 from test_cli import Home, _last_outbox
 
 from pbem import rulesapi
-from pbem.cli import demo
 from pbem.play import game
-from pbem.protocol import genesis
 from pbem.rulesapi import Action, SecretRoll
 from pbem.store import gamestore as store
 
@@ -39,38 +37,15 @@ def _fill(a: Action, public: Any, optional: bool) -> str:
 
 def _positions(tmp: Path) -> list[tuple[str, Any, Any, str]]:
     """(seat, public, private, orders the demo then played) before each file of the demo."""
-    rules = rulesapi.get("use")
-    script = rules.demo_script("france-1940")
-    assert script is not None
-    players = {s: make_player(tmp, s) for s in ("axis", "western")}
-    data = genesis.make_proposal(players["axis"].session.ident, rules_name="use", scenario="france-1940",
-                                 my_seat="axis", cards={s: p.card for s, p in players.items()}, options={},
-                                 rng=players["axis"].session.rng, now=1_700_000_000)
-    gid = game.create(players["axis"].session, data).con.game_id
-    jf, _ = game.join(players["western"].session, data)
-    game.receive(players["axis"].session, jf.raw)
+    players, gid = start_france_1940(tmp)
     out = []
-    steps = demo.parse_script(script)
-    while steps:
-        d = game.load(players["axis"].session, store.game_dir(players["axis"].home, gid))
-        pend = d.pending()
-        if pend is not None and pend.kind == "dice-release":
-            steps.insert(0, (pend.seat, ""))
-        seat, text = steps.pop(0)
-        if seat == "*":
-            if pend is not None and not pend.phase.startswith(text):
-                steps[:0] = [(pend.seat, "end-phase\n"), ("*", text)]
-            continue
+    for seat, text in demo_turns(players, gid):
         p = players[seat]
         mine = game.load(p.session, store.game_dir(p.home, gid))
         if text:
             out.append((seat, mine.public, mine.private, text))
-        f, _ = game.play(p.session, store.game_dir(p.home, gid), text)
-        for other in players.values():
-            if other is not p:
-                game.receive(other.session, f.raw)
+        deliver(players, gid, seat, text)
     return out
-
 
 @pytest.fixture(scope="module")
 def positions(tmp_path_factory: pytest.TempPathFactory) -> list[tuple[str, Any, Any, str]]:

@@ -18,10 +18,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import Player, make_player
+from helpers import Player, deliver, demo_turns, make_player, start_france_1940
 
-from pbem import rulesapi
-from pbem.cli import demo
 from pbem.crypto import age
 from pbem.errors import InvalidInput
 from pbem.formats import canonical, padding
@@ -29,7 +27,7 @@ from pbem.mail import dispatch
 from pbem.mail.compose import to_eml
 from pbem.mail.config import BodySetting, MailConfigError, body_setting, parse_config
 from pbem.play import game
-from pbem.protocol import genesis, turnfile
+from pbem.protocol import turnfile
 from pbem.protocol.context import FileRejected
 from pbem.store import gamestore as store
 
@@ -41,38 +39,12 @@ _UNIT = re.compile(r"\b[A-Z]{2,4}-[A-Za-z0-9]+\b")
 @pytest.fixture(scope="module")
 def will_file(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict[str, Player], game.Derived, turnfile.SignedFile]:
     """Plays the demo script until the Axis file that attacks with a sealed Will Commit."""
-    rules = rulesapi.get("use")
-    script = rules.demo_script("france-1940")
-    assert script is not None
-    tmp = tmp_path_factory.mktemp("privacy")
-    players = {s: make_player(tmp, s) for s in ("axis", "western")}
-    data = genesis.make_proposal(players["axis"].session.ident, rules_name="use", scenario="france-1940",
-                                 my_seat="axis", cards={s: p.card for s, p in players.items()}, options={},
-                                 rng=players["axis"].session.rng, now=1_700_000_000)
-    gid = game.create(players["axis"].session, data).con.game_id
-    jf, _ = game.join(players["western"].session, data)
-    game.receive(players["axis"].session, jf.raw)
-    steps = [s for s in demo.parse_script(script) if s[0] != "*"]
-    for seat, text in steps[:40]:
-        while True:  # an engine file (a dice release) may be owed first: an empty orders file
-            pend = game.load(players[seat].session, store.game_dir(players[seat].home, gid)).pending()
-            assert pend is not None
-            if pend.seat == seat:
-                break
-            _play(players, gid, pend.seat, "")
-        f, d = _play(players, gid, seat, text)
+    players, gid = start_france_1940(tmp_path_factory.mktemp("privacy"))
+    for seat, text in demo_turns(players, gid):
+        f, d = deliver(players, gid, seat, text)
         if any(c["label"] == "will-commit" for c in _public(d, f)["commits"]):
             return players, d, f
     raise AssertionError("the demo script seals no Will Commit")
-
-
-def _play(players: dict[str, Player], gid: bytes, seat: str, text: str) -> tuple[turnfile.SignedFile, game.Derived]:
-    p = players[seat]
-    f, d = game.play(p.session, store.game_dir(p.home, gid), text)
-    for other in players.values():
-        if other is not p:
-            game.receive(other.session, f.raw)
-    return f, d
 
 
 def _public(d: game.Derived, f: turnfile.SignedFile) -> Any:

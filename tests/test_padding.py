@@ -12,10 +12,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import Clock, DetRng, Player, make_player
+from helpers import Clock, DetRng, Player, deliver, demo_turns, start_france_1940
 
-from pbem import rulesapi
-from pbem.cli import demo
 from pbem.crypto import age
 from pbem.errors import LimitExceeded
 from pbem.formats import canonical, padding
@@ -23,7 +21,7 @@ from pbem.formats.padding import BadPadding
 from pbem.mail import dispatch
 from pbem.mail.compose import to_eml
 from pbem.play import game
-from pbem.protocol import genesis, turnfile
+from pbem.protocol import turnfile
 from pbem.store import gamestore as store
 from pbem.store import paths
 
@@ -118,25 +116,12 @@ def _twin(p: Player, root: Path) -> Player:
 @pytest.fixture(scope="module")
 def before_combat(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict[str, Player], bytes]:
     """France 1940 up to the Axis file that declares the first combat (the demo's third file)."""
-    rules = rulesapi.get("use")
-    script = rules.demo_script("france-1940")
-    if script is None:
-        pytest.skip("no demo script")
-    tmp = tmp_path_factory.mktemp("padding")
-    players = {s: make_player(tmp, s) for s in ("axis", "western")}
-    data = genesis.make_proposal(players["axis"].session.ident, rules_name="use", scenario="france-1940",
-                                 my_seat="axis", cards={s: p.card for s, p in players.items()},
-                                 options={"strict_dice": False},
-                                 rng=players["axis"].session.rng, now=1_700_000_000)
-    gid = game.create(players["axis"].session, data).con.game_id
-    jf, _ = game.join(players["western"].session, data)
-    game.receive(players["axis"].session, jf.raw)
-    steps = demo.parse_script(script)[:2]
+    players, gid = start_france_1940(tmp_path_factory.mktemp("padding"), {"strict_dice": False})
+    turns = demo_turns(players, gid)
+    steps = [next(turns), next(turns)]
     assert [s for s, _ in steps] == ["axis", "western"]
     for seat, text in steps:
-        f, _ = game.play(players[seat].session, store.game_dir(players[seat].home, gid), text)
-        other = players["western" if seat == "axis" else "axis"]
-        game.receive(other.session, f.raw)
+        deliver(players, gid, seat, text)
     return players, gid
 
 
