@@ -32,6 +32,23 @@ with concrete choices where the module can give them cheaply). Templates,
 the cockpit's board and the soak's bots are built on it. Every action listed
 must parse once its arguments are filled in; it need not pass every check of
 ``apply`` (a listed attack may still be refused for supply or stacking).
+
+Effects on another seat's hidden units (a spy's report, a hidden unit
+destroyed by an attack only its owner can resolve): the author tells that
+seat (``ctx.tell``); the seat's tool applies it to its private state; the
+public state holds only what everyone may know. In ``apply``, replay mode, the
+tool holding the seat told passes its own private state in ``private`` (under
+that seat) and reads ``ctx.told`` right after the ``tell`` call; the new
+private state goes back in ``Outcome.private`` under that seat. Every other
+tool has no such state and sees only the commitment, so the public state must
+not depend on the told value (tests/toygame3.py, ``tell``, shows it).
+
+Every optional hook is a method of ``RulesModule`` with a documented default
+(``result``, ``summary_view``, ``describe_event``, ``dice_in_event``,
+``order_template``, ``legal_actions``, ``demo_script``, ``case_prestate``,
+``case_check``, ``check_orders``, ``initial_reservations``): the engine calls
+them directly and never looks a hook up by name, so mypy checks every
+override's signature.
 """
 
 from __future__ import annotations
@@ -73,6 +90,9 @@ class Pending:
     wanted: str  # a sentence for the summary: what the seat must decide
     kind: str = "orders"  # "orders" for a phase's orders, or a decision kind ("will-commit", ...)
     options: tuple[str, ...] = ()
+    # The game turn this decision belongs to (1, 2, ...), or None where the game has no turns:
+    # the history groups files by it, so no tool parses it back out of ``phase``.
+    turn: int | None = None
 
 
 @dataclass(frozen=True)
@@ -182,6 +202,22 @@ class Context(Protocol):
     def open(self, ref: str) -> Any:
         """Open a commitment this author made earlier; returns the value in both modes."""
 
+    def tell(self, seat: str, label: str, value: Any, context: str = "") -> str:
+        """Tell ``seat`` (not the author) ``value``, for its eyes only; returns the commitment's reference.
+
+        Author mode: the value is sealed in ``seat``'s private part of the file
+        and committed to publicly (label ``tell:<label>``). Replay mode: pass
+        whatever stands for the value (it is ignored, as with ``commit``); the
+        tool holding ``seat`` checks what it was told against the commitment
+        and lists it in ``told``. See "Effects on another seat's hidden units"
+        in this module's docstring.
+        """
+
+    @property
+    def told(self) -> list[tuple[str, Any]]:
+        """Replay mode, in the tool holding the seat told: (label, value) of each ``tell`` so far
+        in this file, in order. Empty in every other tool and in author mode."""
+
     def event(self, kind: str, **fields: Any) -> None:
         """Record a public event (summaries and histories are built from these)."""
 
@@ -245,8 +281,9 @@ class RulesModule(abc.ABC):
         """Validate and apply ``orders`` by ``seat``; raise IllegalOrder (with the rule) if illegal.
 
         Must not mutate its inputs. ``private`` holds only the private states
-        this tool knows (the author's in author mode; none of the author's in
-        replay mode).
+        this tool knows (the author's in author mode; in replay mode none of
+        the author's, but the private state of the seat this tool holds, so a
+        ``ctx.tell`` to it can change it).
         """
 
     def initial_reservations(self, public: Any) -> dict[str, int]:
@@ -266,6 +303,16 @@ class RulesModule(abc.ABC):
     def summary_view(self, public: Any, private: Any | None, seat: str | None) -> dict[str, Any]:
         """What the summary shows: {"map": picture or None, "tables": [...], "facts": [...]} (pbem.present.render)."""
         return {"map": None, "tables": [], "facts": []}
+
+    def dice_in_event(self, event: dict[str, Any], author: str, public: Any
+                      ) -> list[tuple[str, int, int]] | None:
+        """[(seat, sides, value), ...] for the dice rolled in ``event``, for the history's dice statistics.
+
+        ``author`` is the seat whose file recorded the event, ``public`` the
+        public state after that file. The default, None, means *not answered*:
+        the history then reads the usual field names (pbem.present.history.generic_dice).
+        """
+        return None
 
     def describe_event(self, event: dict[str, Any]) -> str:
         """One line of text for an event recorded with ``ctx.event``."""

@@ -12,6 +12,7 @@ from typing import Any
 import html5lib
 import pytest
 from helpers import Player, make_player, start_duel
+from toygame import Duel
 
 from pbem.play import archive, game
 from pbem.present import history
@@ -189,13 +190,15 @@ def test_generic_dice_fields() -> None:
 
 
 def test_rules_hook_wins() -> None:
-    class Rules:
-        def dice_in_event(self, event: dict[str, Any], author: str, public: Any) -> list[tuple[str, int, int]]:
+    class Rules(Duel):
+        def dice_in_event(self, event: dict[str, Any], author: str, public: Any
+                          ) -> list[tuple[str, int, int]] | None:
             return [("blue", 8, 7)] if event["kind"] == "x" else []
 
     assert history.dice_in_event(Rules(), {"kind": "x", "die": 3}, "red", ("red", "blue")) == [("blue", 8, 7)]
     assert history.dice_in_event(Rules(), {"kind": "y", "die": 3}, "red", ("red", "blue")) == []
-    assert history.dice_in_event(object(), {"kind": "y", "die": 3}, "red", ("red", "blue")) == [("red", 6, 3)]
+    # the base class's default (None) leaves it to the generic reading
+    assert history.dice_in_event(Duel(), {"kind": "y", "die": 3}, "red", ("red", "blue")) == [("red", 6, 3)]
 
 
 # --- statistics ------------------------------------------------------------------------------------
@@ -230,10 +233,14 @@ def test_dice_stats() -> None:
     assert fair.chi2 == 0 and fair.p_value == 1.0 and fair.verdict() == "consistent with fair dice"
 
 
-def test_turn_of() -> None:
-    assert history.turn_of("1940-05 Axis Actions Phase") == "1940-05"
-    assert history.turn_of("turn 12 red") == "Turn 12"
-    assert history.turn_of("Setup") is None
+def test_turns_come_from_pending_not_the_phase_label() -> None:
+    def rec(seq: int, phase: str, turn: int | None) -> history.FileRecord:
+        return history.FileRecord(seq, "red", phase, 0, [], None, [], turn)
+
+    # a label naming another turn, or none, does not matter: Pending.turn decides
+    files = [rec(1, "turn 9 red", 1), rec(2, "dice release", 1), rec(3, "Setup", 2), rec(4, "x", None)]
+    assert [(k, [f.seq for f in g]) for k, g in history.group_turns(files)] == [
+        ("Turn 1", [1, 2]), ("Turn 2", [3]), ("File 4", [4])]
 
 
 def test_seat_colours() -> None:

@@ -164,3 +164,23 @@ def test_mailed_summary_never_holds_private_values(tmp_path: Path, private: bool
     assert ctx["private"] is private
     # the duel keeps its secret roll in the private state: only the private view may hold it
     assert d.private["secret"] is not None
+
+
+def test_face_down_counter_is_blank_in_its_sides_colour() -> None:
+    import xml.etree.ElementTree as ET
+
+    hidden = {"hex": "0201", "text": "SECRET", "sub": "9-9", "side": "western", "flags": ["no-supply"],
+              "face_down": True}
+    pic = {**TERRAIN, "units": [hidden]}
+    svg = render.map_svg(pic)
+    ET.fromstring(svg)
+    assert "SECRET" not in svg and "9-9" not in svg and "face-down western unit 0201" in svg
+    counter = [r for r in ET.fromstring(svg).iter("{http://www.w3.org/2000/svg}rect") if r.get("fill") == "#5a8"]
+    assert len(counter) == 1
+    # the PNG: a counter in the side's colour, the same as a face-up one with no text and no flags
+    img = _image(pic).convert("RGB")
+    blank = _image({**TERRAIN, "units": [{"hex": "0201", "text": "", "sub": "", "side": "western"}]}).convert("RGB")
+    face_up = _image({**TERRAIN, "units": [{**hidden, "face_down": False}]}).convert("RGB")
+    assert _px(img, "0201", -8 + 1.5, -8 + 1.5) == ImageColor.getrgb("#5a8")
+    assert ImageChops.difference(img, blank).getbbox() is None
+    assert ImageChops.difference(img, face_up).getbbox() is not None

@@ -48,7 +48,8 @@ class Duel(RulesModule):
         if self.result(public):
             return None
         seat = public["to_move"]
-        return Pending(seat, f"turn {public['turn']} {seat}", "roll, seal, open, secret, reveal or pass")
+        return Pending(seat, f"turn {public['turn']} {seat}", "roll, seal, open, secret, reveal or pass",
+                       turn=public["turn"])
 
     def result(self, public: Any) -> str | None:
         for s, v in public["scores"].items():

@@ -3,8 +3,11 @@
 "Trio": seats a, b and c move in turn (a, b, c, then the next round). Each
 file's orders may reserve rolls for a later file of the same seat (``declare
 N``: strict dice), roll a public die, seal a hidden bid and later open it, make
-a secret roll and later reveal it, or take a second move in a row (``again``,
-which makes the engine ask the other two seats for dice-release files first).
+a secret roll and later reveal it, take a second move in a row (``again``,
+which makes the engine ask the other two seats for dice-release files first),
+or tell one other seat a number no one else learns (``tell b 7``: the pattern
+for an effect on another seat's hidden units, pbem.rulesapi: the recipient's
+tool records it in its private state; the public state only counts tells).
 The score target or a round limit ends the game. Like toygame's Duel, it is
 registered only by the tests.
 """
@@ -19,7 +22,7 @@ from pbem.formats.hashing import lhash
 from pbem.rulesapi import Action, Arg, Context, Outcome, Pending, RulesModule, Scenario
 
 SEATS = ("a", "b", "c")
-VERBS = {"roll", "seal", "open", "secret", "reveal", "pass", "declare", "again"}
+VERBS = {"roll", "seal", "open", "secret", "reveal", "pass", "declare", "again", "tell"}
 # name: (score target, round limit or 0 for none)
 SCENARIOS = {"standard": (30, 0), "short": (8, 0), "endless": (10**9, 0), "four-rounds": (10**9, 4)}
 
@@ -59,7 +62,7 @@ class Trio(RulesModule):
             return None
         seat = public["to_move"]
         return Pending(seat, f"turn {public['turn']} {seat}",
-                       "declare N, roll, seal N, open, secret, reveal, again or pass")
+                       "declare N, roll, seal N, open, secret, reveal, again or pass", turn=public["turn"])
 
     def result(self, public: Any) -> str | None:
         for s, v in sorted(public["scores"].items()):
@@ -83,6 +86,10 @@ class Trio(RulesModule):
                     raise InvalidOrder(f"{words[0]} takes a number from {lo} to {hi}", line=no,
                                        column=len(words[0]) + 2)
                 out.append([words[0], int(words[1])])
+            elif words[0] == "tell":
+                if len(words) != 3 or words[1] not in SEATS or words[1] == seat or not words[2].isdigit():
+                    raise InvalidOrder("tell takes another seat and a number: tell b 7", line=no, column=6)
+                out.append(["tell", words[1], int(words[2])])
             else:
                 out.append([words[0]])
         return out
@@ -94,7 +101,10 @@ class Trio(RulesModule):
                       "fix rolls for a later file (strict dice)"),
                Action("roll", (), "Trio 1", "roll a die and score it"),
                Action("again", (), "Trio 1", "move again after this file"),
-               Action("pass", (), "Trio 1", "do nothing")]
+               Action("pass", (), "Trio 1", "do nothing"),
+               Action("tell", (Arg("seat", "word", tuple(s for s in SEATS if s != seat)),
+                               Arg("number", "number", tuple(str(n) for n in range(1, 10)))), "Trio 6",
+                      "tell another seat a number only it learns")]
         if public["sealed"][seat] is None:
             out.append(Action("seal", (Arg("bid", "number", ("1", "2", "3")),), "Trio 2", "seal a hidden bid"))
         else:
@@ -106,8 +116,9 @@ class Trio(RulesModule):
         return out
 
     def public_orders(self, orders: Any) -> Any:
-        # The bid is the secret: the public projection shows only that one was sealed.
-        return [["seal"] if o[0] == "seal" else o for o in orders]
+        # The bid and the told number are the secrets: the public projection shows only that
+        # a bid was sealed, or that a number was told, and to whom.
+        return [["seal"] if o[0] == "seal" else o[:2] if o[0] == "tell" else o for o in orders]
 
     def private_orders(self, orders: Any) -> Any:
         return orders
@@ -118,14 +129,19 @@ class Trio(RulesModule):
     def apply(self, public: Any, private: dict[str, Any], seat: str, orders: Any,
               ctx: Context) -> Outcome:
         pub = copy.deepcopy(public)
-        priv = copy.deepcopy(private.get(seat)) if private.get(seat) is not None else None
+        # The author's private state (author mode), or the state of the seat this tool holds (replay).
+        privs = copy.deepcopy(private)
+        priv = privs.get(seat)
         for o in orders:
-            _ORDERS[o[0]](pub, priv, seat, o, ctx)
+            if o[0] == "tell":
+                _tell(pub, privs, seat, o, ctx)
+            else:
+                _ORDERS[o[0]](pub, priv, seat, o, ctx)
         if not any(o[0] == "again" for o in orders):
             pub["to_move"] = _next_seat(seat)
             if seat == SEATS[-1]:
                 pub["turn"] += 1
-        return Outcome(pub, {seat: priv} if priv is not None else {})
+        return Outcome(pub, {s: v for s, v in privs.items() if v is not None})
 
 
 # One function per verb; each gets (public, own private state or None in replay, seat, order, ctx).
@@ -185,6 +201,21 @@ def _reveal(pub: Any, priv: Any, seat: str, o: list[Any], ctx: Context) -> None:
     if priv is not None:
         priv["secret"] = None
     ctx.event("revealed", seat=seat, value=v)
+
+
+def _tell(pub: Any, privs: dict[str, Any], seat: str, o: list[Any], ctx: Context) -> None:
+    to = o[1]
+    if to == seat or to not in SEATS:
+        raise IllegalOrder("tell another seat", rule="Trio 6")
+    # Replay mode has only ["tell", to]: the value handed over is then ignored.
+    ctx.tell(to, "number", o[2] if len(o) > 2 else None)
+    mine = privs.get(to)  # only in the tool holding the seat told
+    if mine is not None and ctx.told:
+        mine.setdefault("told", []).append(ctx.told[-1][1])
+    # Public: that a number was told, and to whom; never the number.
+    pub.setdefault("tells", 0)
+    pub["tells"] += 1
+    ctx.event("told", seat=seat, to=to)
 
 
 def _nothing(pub: Any, priv: Any, seat: str, o: list[Any], ctx: Context) -> None:

@@ -173,6 +173,7 @@ class ScriptedContext:
         self.events: list[dict[str, Any]] = []
         self.private_events: list[dict[str, Any]] = []
         self.commitments: dict[str, Any] = {}
+        self.told: list[tuple[str, Any]] = []  # no recipient's tool is modelled: always empty
         self.rolls: dict[str, list[int] | None] = {}
         self.record: list[Roll] = []
         self.opened: dict[str, Any] = {}
@@ -287,6 +288,10 @@ class ScriptedContext:
         ref = f"{'dry' if self.dry else self.seq}.{len(self.commitments)}"
         self.commitments[ref] = value if self._author is None else None  # the opponent sees a digest only
         return ref
+
+    def tell(self, seat: str, label: str, value: Any, context: str = "") -> str:
+        # As the engine: a commitment every seat sees; the value only reaches the recipient's tool.
+        return self.commit(f"tell:{label}", value, context)
 
     def open(self, ref: str) -> Any:
         if self._author is not None:

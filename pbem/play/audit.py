@@ -23,7 +23,7 @@ from typing import Any
 
 from pbem.errors import PbemError
 from pbem.play.game import Derived, Session, apply_engine_orders, derive, is_engine_phase
-from pbem.protocol import dice, turnfile
+from pbem.protocol import dice, schema, turnfile
 from pbem.protocol.context import EngineContext, apply_releases, clone, payload_from_wire
 from pbem.protocol.genesis import initial_engine_state, joins_release, read_proposal
 from pbem.store.gamestore import GameStore
@@ -104,13 +104,44 @@ def audit(session: Session, store: GameStore, d: Derived | None = None) -> Audit
             rep.violations.append(f"{who}: the author's full orders do not give the public state it claimed")
         if f.author in out.private and out.private[f.author] != priv["state"]:
             rep.violations.append(f"{who}: the private state the author kept differs from what its orders give")
+        try:
+            told = _told_states(d, rules, params, est, public, privates, f, pub)
+        except PbemError as e:
+            rep.violations.append(f"{who}: what it told another seat: {e}")
+            return rep
         apply_releases(params, est2, f.author, pub["releases"], require_window=True)
         public, est = out.public, est2
+        privates.update(told)
         privates[f.author] = priv["state"]
         rep.turns_replayed += 1
     if rules.digest(public) != rules.digest(d.public):
         rep.violations.append("the audited final state differs from the replayed public state")
     return rep
+
+
+def _told_states(d: Derived, rules: Any, params: Any, est: dict[str, Any], public: Any,
+                 privates: dict[str, Any], f: turnfile.SignedFile, pub: Any) -> dict[str, Any]:
+    """The private states of the seats ``f`` told something (Context.tell), as their tools replayed it.
+
+    Each told value is checked against the author's commitment on the way, and
+    the author's own later files then start from the state its tool really had.
+    """
+    out: dict[str, Any] = {}
+    for seat in d.con.seats:
+        if seat == f.author:
+            continue
+        part = schema.other_private_part(
+            d.keyring.open(f"{f.seq}/{seat}", f.header["private"][seat], f"{seat}'s private part of file {f.seq}"),
+            f"file {f.seq}: {seat}'s private part")
+        if not part.get("told"):
+            continue
+        ctx = EngineContext(params, clone(est), f.author, f.seq, author_mode=False,
+                            payload=payload_from_wire(pub, f.header["commits"]), holder=seat, told_part=part["told"])
+        orders = rules.orders_from_wire(pub["orders"], None)
+        res = rules.apply(clone(public), {seat: clone(privates.get(seat))}, f.author, orders, ctx)
+        ctx.finish()
+        out[seat] = res.private.get(seat, privates.get(seat))
+    return out
 
 
 def _master(f: Any) -> bytes:

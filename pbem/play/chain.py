@@ -26,6 +26,7 @@ from pbem.protocol.context import (
     EngineContext,
     FileRejected,
     GameParams,
+    Payload,
     apply_releases,
     clone,
     payload_from_wire,
@@ -155,31 +156,18 @@ def apply_turn(session: Session, d: Derived, f: SignedFile) -> None:
         raise FileRejected(f"file {f.seq} claims phase {phase!r}; the game is in {pend.phase!r}")
     est = clone(d.est)
     rules = d.rules
+    told_state: tuple[str, Any] | None = None
     if engine_file:
         if any(public[k] for k in ("rolls", "roller_seeds", "revealed", "openings", "events")) or h["commits"]:
             raise FileRejected(f"file {f.seq}: a {phase} file may carry nothing but seeds")
         apply_engine_orders(d.params, est, f.author, phase, public["orders"], d.rules_pending())
         out_public = d.public
     else:
-        ctx = EngineContext(d.params, est, f.author, f.seq, author_mode=False, payload=payload)
-        try:
-            orders = rules.orders_from_wire(public["orders"], None)
-            out = rules.apply(clone(d.public), {}, f.author, orders, ctx)
-        except PbemError as e:
-            raise FileRejected(f"file {f.seq} by {f.author} breaks the rules: {e}",
-                               hint="its author's tool is not a conforming pbem; keep the file as evidence"
-                               ) from None
-        except Exception as e:  # see below: deliberately broad
-            # On purpose: the orders are another player's bytes, and a rules module
-            # cannot foresee every shape a modified tool may sign. Whatever it trips
-            # on, the file is what is wrong, and receive must say so, not crash.
-            raise _rules_crash(f, "the rules", e) from e
-        ctx.finish()
-        out_public = out.public
+        out_public, told_state = _replay_rules(d, est, f, payload, public, mine)
     apply_releases(d.params, est, f.author, public["releases"], require_window=True)
     try:
         digest = rules.digest(out_public)
-    except Exception as e:  # the state came from another player's orders: as above
+    except Exception as e:  # the state came from another player's orders: as in _replay_rules
         raise _rules_crash(f, "the rules' state digest", e) from e
     if digest != public["digest"]:
         raise FileRejected(f"file {f.seq}: the state its author claims differs from the rules' result")
@@ -189,10 +177,43 @@ def apply_turn(session: Session, d: Derived, f: SignedFile) -> None:
     d.last_hash = f.hash
     d.log.append({"seq": f.seq, "author": f.author, "phase": phase, "time": h["time"],
                   "events": public["events"]})
+    if told_state is not None:
+        d.private = told_state[1]
     if f.author == d.my_seat and mine is not None:
         d.private = mine["state"]
         d.secrets["openings"].update(mine["openings"])
         d.secrets["secret_rolls"].update(mine["secret_rolls"])
+
+
+def _replay_rules(d: Derived, est: dict[str, Any], f: SignedFile, payload: Payload, public: dict[str, Any],
+                  mine: dict[str, Any] | None) -> tuple[Any, tuple[str, Any] | None]:
+    """The rules on ``f`` in replay mode: (new public state, (this seat, its new private state) if told)."""
+    rules = d.rules
+    told_state: tuple[str, Any] | None = None
+    # Another seat's file may tell this tool's seat something (ctx.tell): its rules then
+    # update this seat's private state, which they get here, beside the public state.
+    told = mine.get("told", []) if mine is not None and f.author != d.my_seat else None
+    holder = d.my_seat if told is not None else None
+    ctx = EngineContext(d.params, est, f.author, f.seq, author_mode=False, payload=payload,
+                        holder=holder, told_part=told)
+    try:
+        orders = rules.orders_from_wire(public["orders"], None)
+        own = {holder: clone(d.private)} if holder is not None else {}
+        out = rules.apply(clone(d.public), own, f.author, orders, ctx)
+    except PbemError as e:
+        raise FileRejected(f"file {f.seq} by {f.author} breaks the rules: {e}",
+                           hint="its author's tool is not a conforming pbem; keep the file as evidence"
+                           ) from None
+    except Exception as e:  # see below: deliberately broad
+        # On purpose: the orders are another player's bytes, and a rules module
+        # cannot foresee every shape a modified tool may sign. Whatever it trips
+        # on, the file is what is wrong, and receive must say so, not crash.
+        raise _rules_crash(f, "the rules", e) from e
+    ctx.finish()
+    out_public = out.public
+    if holder is not None and holder in out.private:
+        told_state = (holder, out.private[holder])
+    return out_public, told_state
 
 
 def is_engine_phase(phase: str) -> bool:

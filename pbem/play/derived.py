@@ -156,9 +156,12 @@ def _start(d: Derived) -> None:
 def begin(session: Session, proposal: SignedFile) -> Derived:
     con = read_proposal(proposal)
     if con.rules.rules_hash() != con.h["rules_hash"]:
+        same = con.h["rules_version"] == con.rules.version
         raise Unsupported(
             f"this game was played with {con.h['rules']} rules {con.h['rules_version']} "
-            f"whose hash differs from this pbem's ({con.rules.version})",
+            + ("whose code or tables differ from this pbem's copy of the same version (a modified or "
+               "development build on one side)" if same else
+               f"whose hash differs from this pbem's ({con.rules.version})"),
             hint="verify and play a game with the pbem release that started it")
     d = Derived(con=con, my_seat=con.seat_of(session.ident.card()), keys=Keyring(session.ident))
     d.est = initial_engine_state(con)

@@ -245,7 +245,7 @@ def produce_turn(session: Session, store: GameStore, d: Derived, orders_text: st
     recipients = [c.age_recipient for c in d.con.cards.values()]
     # Every seat's part is padded to the bucket of the largest: sizes tell
     # neither what the author sealed nor whom it had something to tell.
-    plains = padding.pad_all({s: canonical.encode(p.private if s == seat else {"events": []})
+    plains = padding.pad_all({s: canonical.encode(p.private if s == seat else p.other_part(s))
                               for s in d.con.cards})
     private_parts = {s: age.encrypt(plains[s], [c.age_recipient], rng=session.rng)
                      for s, c in d.con.cards.items()}

@@ -12,20 +12,13 @@ and, for the whole game, **dice statistics per seat** against the fair
 distribution: counts per face, a chi-square statistic with its p-value and a
 bar chart. If the game has reveals, the full audit's verdict is included.
 
-Turns are found in the phase label of each file ("1940-05 Axis Actions
-Phase" or "turn 3 red"); a game whose labels name no turn gets one section
-per file.
+Turns are the rules' ``Pending.turn`` of the decision each file answered
+(a dice release counts in the turn it interrupts); a game that names no turn
+gets one section per file.
 
 Dice come from events. A rules module may say exactly which dice an event
-holds with an optional method::
-
-    def dice_in_event(self, event: dict, author: str, public: Any) -> list[tuple[str, int, int]]:
-        '''[(seat, sides, value), ...] for the dice rolled in ``event``.
-
-        ``author`` is the seat whose file recorded the event, ``public`` the
-        public state after that file.'''
-
-Without it, ``generic_dice`` reads the usual field names (see there).
+holds with ``RulesModule.dice_in_event``; where it answers None (the
+default), ``generic_dice`` reads the usual field names (see there).
 
 The page is self-contained: inline CSS and SVG, no script, nothing fetched.
 """
@@ -35,7 +28,7 @@ from __future__ import annotations
 import datetime
 import math
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -44,6 +37,7 @@ from pbem.errors import BrokenChain, NotFound
 from pbem.play.game import Derived, Session, add_join, apply_turn, begin
 from pbem.present import render
 from pbem.protocol import turnfile
+from pbem.rulesapi import RulesModule
 from pbem.store.fsutil import atomic_write
 from pbem.store.gamestore import GameStore
 
@@ -134,13 +128,13 @@ def generic_dice(event: dict[str, Any], author: str, seats: Sequence[str], publi
     return out
 
 
-def dice_in_event(rules: Any, event: dict[str, Any], author: str, seats: Sequence[str],
+def dice_in_event(rules: RulesModule, event: dict[str, Any], author: str, seats: Sequence[str],
                   public: Any = None) -> list[DieRoll]:
-    """The dice of one event: the rules' ``dice_in_event`` hook if it has one, else ``generic_dice``."""
-    hook: Callable[..., Any] | None = getattr(rules, "dice_in_event", None)
-    if callable(hook):
-        return [(str(s), int(n), int(v)) for s, n, v in hook(event, author, public)]
-    return generic_dice(event, author, seats, public)
+    """The dice of one event: the rules' ``dice_in_event`` answer, else ``generic_dice``."""
+    got = rules.dice_in_event(event, author, public)
+    if got is None:
+        return generic_dice(event, author, seats, public)
+    return [(str(s), int(n), int(v)) for s, n, v in got]
 
 
 # --- statistics ----------------------------------------------------------------------------------
@@ -286,6 +280,7 @@ class FileRecord:
     events: list[dict[str, Any]]
     public: Any  # the public state after the file
     rolls: list[dict[str, Any]] = field(default_factory=list)  # the file's roll records
+    turn: int | None = None  # the game turn the file was played in (``Pending.turn``), None if untold
 
 
 @dataclass
@@ -314,11 +309,14 @@ def replay(session: Session, store: GameStore) -> Replay:
         elif f.kind == "turn":
             if f.seq != d.seq + 1 or f.prev != d.last_hash:
                 raise BrokenChain(f"stored file {sf.path.name} does not follow file {d.seq}")
+            # The rules' own decision before the file (a dice release inside a turn belongs to it).
+            before = d.rules_pending()
             apply_turn(session, d, f)
             pub = d.keyring.open(f"{f.seq}/public", f.header["public"], f"the public part of file {f.seq}")
             log = d.log[-1]
             rp.files.append(FileRecord(f.seq, f.author, str(log["phase"]), int(log["time"]), list(log["events"]),
-                                       d.public, list(pub.get("rolls", []))))
+                                       d.public, list(pub.get("rolls", [])),
+                                       before.turn if before is not None else None))
         elif f.kind == "reveal":
             reveal.add_reveal(d, store, f)
     return rp
@@ -326,24 +324,16 @@ def replay(session: Session, store: GameStore) -> Replay:
 
 # --- turns ---------------------------------------------------------------------------------------
 
-_DATE = re.compile(r"\b(\d{4}-\d{2}(?:-\d{2})?)\b")
-_TURN = re.compile(r"\bturn\s+(\d+)\b", re.IGNORECASE)
-
-
-def turn_of(phase: str) -> str | None:
-    """The game turn a phase label names: a date ("1940-05") or "turn N"; None if it names none."""
-    m = _DATE.search(phase)
-    if m:
-        return m.group(1)
-    m = _TURN.search(phase)
-    return f"Turn {m.group(1)}" if m else None
+def turn_of(fr: FileRecord) -> str | None:
+    """The heading of the game turn a file was played in, from the rules' ``Pending.turn``; None if untold."""
+    return None if fr.turn is None else f"Turn {fr.turn}"
 
 
 def group_turns(files: Sequence[FileRecord]) -> list[tuple[str, list[FileRecord]]]:
     """Consecutive files of the same turn, in order; one group per file where no turn is named."""
     groups: list[tuple[str, list[FileRecord]]] = []
     for fr in files:
-        key = turn_of(fr.phase)
+        key = turn_of(fr)
         if key is not None and groups and groups[-1][0] == key:
             groups[-1][1].append(fr)
         else:

@@ -227,6 +227,8 @@ def _units(p: Painter, m: Layout) -> None:
         box = [v * p.px for v in (x, y, x + 16, y + 12)]
         p.draw.rounded_rectangle(box, radius=p.px, fill=rgb(u["fill"]), outline=rgb("#000"),
                                  width=p.width(0.5))
+        if u.get("face_down"):
+            continue  # a hidden unit: the blank counter alone (pbem.present.render)
         p.text(x + 8, y + 5.4, u["text"], UNIT_TEXT_SIZE, ink)
         if u.get("sub"):
             p.text(x + 8, y + 10.4, u["sub"], UNIT_SUB_SIZE, ink)

@@ -16,9 +16,14 @@ down half a hex, as on most wargame maps)::
                 "marker": "capital|city|port|factory|none", "owner": side or None}],
      "hexsides": [{"a": "0405", "b": "0406", "kind": "river|border|coast"}],
      "lines": [{"hexes": ["0405", "0505", ...], "kind": "rail"}],
-     "units": [{"hex": "0405", "text": "7A", "sub": "6-4", "side": "axis", "flags": ["low-supply"]}],
+     "units": [{"hex": "0405", "text": "7A", "sub": "6-4", "side": "axis", "flags": ["low-supply"],
+                "face_down": false}],
      "highlights": [{"hex": "0405", "kind": "combat|move"}],
      "sides": {"axis": {"name": "Axis", "fill": "#...", "ink": "#..."}}}
+
+A ``face_down`` counter (optional, default false) is a hidden unit: drawn as a
+blank counter in its side's colour, with no text, sub-text, flags or tooltip,
+whatever the picture holds in them (a game should leave them out anyway).
 
 The mailed summary is rendered from the public view only; ``pbem show``
 renders the player's own private view locally.
@@ -139,7 +144,10 @@ def layout(picture: dict[str, Any]) -> MapSvg:
         stacks[u["hex"]] = i + 1
         cx, cy = hex_center(*_cr(u["hex"]))
         side = m.sides.get(u.get("side", ""), {})
-        m.units.append({**u, "x": cx - 8 + 2.5 * i, "y": cy - 8 - 2.5 * i,
+        if u.get("face_down"):
+            # Only where it is and whose: nothing a hidden unit's picture held reaches the drawing.
+            u = {"hex": u["hex"], "side": u.get("side", ""), "face_down": True, "text": "", "sub": "", "flags": []}
+        m.units.append({**u, "x": cx - 8 + 2.5 * i, "y": cy - 8 - 2.5 * i, "face_down": bool(u.get("face_down")),
                         "fill": side.get("fill", "#888"), "ink": side.get("ink", "#000")})
     for hl in picture.get("highlights", []):
         xy = hex_corners(*_cr(hl["hex"]))

@@ -141,15 +141,30 @@ class Payload:
     # (e.g. "combat 3 0412": a target hex) are game content and travel in the
     # encrypted public part as public["commits"], index for index.
     commits: list[bytes] = field(default_factory=list)
+    # What the author tells another seat (``EngineContext.tell``): openings
+    # ({ref, value, nonce}) sealed in that seat's private part, by seat.
+    told: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+
+    def other_part(self, seat: str) -> dict[str, Any]:
+        """The private part sealed to ``seat``, which is not the author: only what it was told."""
+        told = self.told.get(seat)
+        # "told" only when there is something: every other file's parts stay as they were.
+        return {"events": [], "told": told} if told else {"events": []}
 
 
 class EngineContext:
-    """The rules Context. ``tree``/``secrets`` are given in author mode only."""
+    """The rules Context. ``tree``/``secrets`` are given in author mode only.
+
+    ``holder`` and ``told_part``, in replay mode: the seat this tool holds and
+    what the author told it in its private part (checked against the public
+    commitments as the rules tell it).
+    """
 
     def __init__(self, params: GameParams, est: dict[str, Any], seat: str, seq: int, *,
                  author_mode: bool, payload: Payload | None = None,
                  tree: dice.SeedTree | None = None, secrets: dict[str, Any] | None = None,
-                 rng: Rng | None = None, audit: dict[str, Any] | None = None) -> None:
+                 rng: Rng | None = None, audit: dict[str, Any] | None = None,
+                 holder: str | None = None, told_part: list[dict[str, Any]] | None = None) -> None:
         self.params = params
         self.game_id = params.game_id
         self.est = est
@@ -171,6 +186,10 @@ class EngineContext:
         self._reveal_i = 0
         self.events: list[dict[str, Any]] = []
         self.private_events: list[dict[str, Any]] = []
+        self.holder = holder
+        self._told_part = told_part if holder is not None and holder != seat else None
+        self._told_i = 0
+        self.told: list[tuple[str, Any]] = []
         # Strict mode burns the author's slots that were out before this file
         # and stay unrolled, so no roller keeps a known roll for a later choice.
         self._available_at_start = params.available(est, seat)
@@ -324,14 +343,57 @@ class EngineContext:
 
     # -- commitments --------------------------------------------------------
     def commit(self, label: str, value: Any, context: str = "") -> str:
+        ref, _ = self._commit(label, value, f"{self.seq}:{context}")
+        return ref
+
+    def tell(self, seat: str, label: str, value: Any, context: str = "") -> str:
+        """Tell ``seat`` alone ``value``: sealed in its private part, committed to in the public one.
+
+        The commitment (label ``tell:<label>``, context naming the recipient)
+        is what every tool sees; the recipient's tool checks the told value
+        against it, and the full audit checks it after the author's reveal.
+        """
+        if seat not in self.params.seats or seat == self.seat:
+            raise StateError(f"the rules tell {seat!r} something, which is not another seat of this game",
+                             hint="a bug in the game's rules module: report it")
+        ref, opening = self._commit(f"tell:{label}", value, f"{self.seq}:{seat}:{context}")
+        if self._produce:
+            assert opening is not None
+            self.payload.told.setdefault(seat, []).append({"ref": ref, **opening})
+        elif self._told_part is not None and self.holder == seat:
+            self.told.append((label, self._check_told(ref, label)))
+        return ref
+
+    def _check_told(self, ref: str, label: str) -> Any:
+        """The value the author told this tool's seat under commitment ``ref``, checked against it."""
+        who = f"file {self.seq} by {self.seat}"
+        assert self._told_part is not None
+        if self._told_i >= len(self._told_part) or self._told_part[self._told_i].get("ref") != ref:
+            raise FileRejected(f"{who}: the rules tell you '{label}' ({ref}), but {self.seat} sealed "
+                               "nothing of it in your private part",
+                               hint=f"{self.seat}'s tool is not a conforming pbem; keep the file as evidence")
+        rec = self._told_part[self._told_i]
+        self._told_i += 1
+        c = commitments.Commitment.from_wire(self.est["commits"][ref])
+        opening = commitments.Opening.from_wire(rec)
+        if not commitments.verify(c, self.game_id, opening):
+            raise FileRejected(f"{who}: what {self.seat} told you ('{label}', {ref}) differs from "
+                               f"{self.seat}'s public commitment to it",
+                               hint=f"{self.seat} sealed one value for you and committed to another; "
+                                    "keep the file as evidence")
+        return opening.value
+
+    def _commit(self, label: str, value: Any, ctx: str) -> tuple[str, dict[str, Any] | None]:
+        """Make (author) or check (replay, audit) the next commitment: (ref, opening wire or None)."""
         ref = f"{self.seq}.{self._commit_i}"
-        ctx = f"{self.seq}:{context}"
+        ow: dict[str, Any] | None = None
         if self._produce:
             c, o = commitments.commit(label, self.game_id, self.seat, ctx, value, self.rng)
+            ow = o.to_wire()
             self.payload.commits.append(c.digest)
             self.payload.public["commits"].append({"label": c.label, "ctx": c.context})
-            self.payload.private["openings"][ref] = o.to_wire()
-            self.secrets["openings"][ref] = o.to_wire()
+            self.payload.private["openings"][ref] = ow
+            self.secrets["openings"][ref] = ow
         else:
             metas = self.payload.public.get("commits", [])
             if self._commit_i >= min(len(self.payload.commits), len(metas)):
@@ -356,7 +418,7 @@ class EngineContext:
                                        f"but the author's orders give {value!r}")
         self._commit_i += 1
         self.est["commits"][ref] = commitments.Commitment(label, self.seat, ctx, c.digest).to_wire()
-        return ref
+        return ref, ow
 
     def open(self, ref: str) -> Any:
         if ref not in self.est["commits"]:
@@ -409,6 +471,9 @@ class EngineContext:
             raise FileRejected("the file publishes roller seeds that no roll used")
         if p["events"] != self.events:
             raise FileRejected("the file's event log differs from what the rules produce")
+        if self._told_part is not None and self._told_i != len(self._told_part):
+            raise FileRejected(f"file {self.seq} by {self.seat}: your private part holds told values "
+                               "the rules did not tell you")
 
 
 def clone(x: Any) -> Any:

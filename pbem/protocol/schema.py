@@ -314,9 +314,18 @@ def private_part(p: Any, where: str) -> dict[str, Any]:
 
 
 def other_private_part(p: Any, where: str) -> dict[str, Any]:
-    """A private part addressed to this player in someone else's file: a map of free-form values."""
-    p_: dict[str, Any] = as_map(p, where)
-    value(p, where)
+    """A private part addressed to this player in someone else's file.
+
+    ``events``: free-form (pbem writes none); ``told``, only when the author told
+    this seat something (``Context.tell``): one opening ({ref, value, nonce}) per
+    value, each checked against the author's public commitment as the rules replay.
+    """
+    p_: dict[str, Any] = as_map(p, where, {"events"}, optional=frozenset({"told"}))
+    value(p_["events"], f"{where} events")
+    if "told" in p_:
+        told = as_list(p_["told"], f"{where} told", MAX_LIST)
+        for i, o in enumerate(told):
+            opening(o, f"{where} told {i}", with_ref=True)
     return p_
 
 

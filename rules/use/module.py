@@ -89,7 +89,7 @@ class UseRules(RulesModule):
         faction, kind, wanted = p
         options: tuple[str, ...] = ("yes", "no") if kind == "will-commit" else ()
         return Pending(seat=faction, phase=sequence.phase_label(public), wanted=wanted, kind=kind,
-                       options=options)
+                       options=options, turn=int(public["turn"]))
 
     def result(self, public: Any) -> str | None:
         r: str | None = public.get("over")
