@@ -59,8 +59,7 @@ def audit(session: Session, store: GameStore, d: Derived | None = None) -> Audit
     rules = con.rules
     masters = {s: _master(f) for s, f in d.reveals.items()}
     trees = {s: dice.SeedTree(m, con.game_id, s, d.params.depth) for s, m in masters.items()}
-    scen = rules.load_scenario(con.h["scenario"])
-    public, privates = rules.initial_state(scen, {s: c.name for s, c in con.cards.items()}, con.options)
+    public, privates = con.initial_state()
     est = initial_engine_state(con)
     params = d.params
     for s, jf in sorted(d.joins.items()):

@@ -151,8 +151,7 @@ def apply_turn(session: Session, d: Derived, f: SignedFile) -> None:
     # (docs/protocol.md §7a); it is checked as soon as that part is open.
     phase = str(public["phase"])
     engine_file = is_engine_phase(phase)
-    if phase != pend.phase and not (phase == dicefiles.DICE_REQUEST
-                                    and pend.kind != dicefiles.RELEASE_KIND) and not ending.proposes(phase, pend):
+    if not _may_claim(phase, pend):
         raise FileRejected(f"file {f.seq} claims phase {phase!r}; the game is in {pend.phase!r}")
     est = clone(d.est)
     rules = d.rules
@@ -214,6 +213,17 @@ def _replay_rules(d: Derived, est: dict[str, Any], f: SignedFile, payload: Paylo
     if holder is not None and holder in out.private:
         told_state = (holder, out.private[holder])
     return out_public, told_state
+
+
+def _may_claim(phase: str, pend: rulesapi.Pending) -> bool:
+    """The pending decision's phase, or an engine file its seat may send in its place.
+
+    In place of its move the mover may ask for more dice (window mode) or propose
+    to end the game; a seat that owes a dice release owes exactly that.
+    """
+    if phase == pend.phase or ending.proposes(phase, pend):
+        return True
+    return phase == dicefiles.DICE_REQUEST and pend.kind != dicefiles.RELEASE_KIND
 
 
 def is_engine_phase(phase: str) -> bool:

@@ -145,9 +145,7 @@ class Keyring:
 
 def _start(d: Derived) -> None:
     con = d.con
-    scen = d.rules.load_scenario(con.h["scenario"])
-    seats = {s: c.name for s, c in con.cards.items()}
-    public, private = d.rules.initial_state(scen, seats, con.options)
+    public, private = con.initial_state()
     d.public = public
     d.private = private.get(d.my_seat) if d.my_seat else None
     d.last_hash = genesis_hash(con.proposal, d.joins)

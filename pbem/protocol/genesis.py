@@ -18,7 +18,8 @@ nobody else can open it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import copy
+from dataclasses import dataclass, field
 from typing import Any
 
 from pbem import rulesapi
@@ -45,6 +46,19 @@ class Constitution:
     proposal: SignedFile
     cards: dict[str, Card]
     options: dict[str, Any]
+    _initial: tuple[Any, dict[str, Any]] | None = field(default=None, repr=False, compare=False)
+
+    def initial_state(self) -> tuple[Any, dict[str, Any]]:
+        """The rules' starting (public, private by seat), a fresh copy each call.
+
+        Computed once per constitution: loading (and hashing) the scenario is
+        the costly part, and genesis, the start of play and the audit all need it.
+        """
+        if self._initial is None:
+            scen = self.rules.load_scenario(self.h["scenario"])
+            self._initial = self.rules.initial_state(scen, {s: c.name for s, c in self.cards.items()},
+                                                     self.options)
+        return copy.deepcopy(self._initial)
 
     @property
     def game_id(self) -> bytes:
@@ -99,8 +113,7 @@ def initial_engine_state(con: Constitution) -> dict[str, Any]:
     if not con.options["strict_dice"]:
         return est
     rules = con.rules
-    scen = rules.load_scenario(con.h["scenario"])
-    public, _ = rules.initial_state(scen, {s: c.name for s, c in con.cards.items()}, con.options)
+    public, _ = con.initial_state()
     for seat, n in rules.initial_reservations(public).items():
         if seat not in con.cards or not isinstance(n, int) or not 0 <= n <= 1024:
             raise InvalidInput(f"rules {rules.name}: bad opening roll reservation {seat!r}: {n!r}")
