@@ -70,15 +70,54 @@ class Scenario:
     digest: bytes
     seats: tuple[str, ...]
     data: Any = None
+    #: seat -> the sides (factions, powers) it plays; a seat left out plays one side named like it.
+    sides: dict[str, tuple[str, ...]] = field(default_factory=dict, hash=False)
+    #: how many seats one player (one card) may hold in this scenario: 1 refuses a proposal giving
+    #: a card two seats; more lets e.g. two players run three powers (docs/protocol.md §6a).
+    seats_per_player: int = 1
 
     def __post_init__(self) -> None:
-        # Seat and scenario names end up in file names and signed headers (pbem.formats.names).
+        # Seat, side and scenario names end up in file names and signed headers (pbem.formats.names).
         from pbem.formats.names import GRAMMAR, check_name
 
         hint = f"{GRAMMAR}; rename it in the scenario's files"
         check_name("scenario", self.name, where=f"rules {self.rules}", hint=hint)
         for seat in self.seats:
             check_name("seat", seat, where=f"scenario {self.name}", hint=hint)
+        seen: set[str] = set()
+        for seat, sides in self.sides.items():
+            if seat not in self.seats or not sides:
+                raise InvalidInput(f"scenario {self.name}: sides given for {seat!r}, not a seat, or none")
+            for side in sides:
+                check_name("side", side, where=f"scenario {self.name}", hint=hint)
+                if side in seen:
+                    raise InvalidInput(f"scenario {self.name}: side {side!r} is played by two seats")
+                seen.add(side)
+        if not 1 <= self.seats_per_player <= max(1, len(self.seats)):
+            raise InvalidInput(f"scenario {self.name}: seats_per_player {self.seats_per_player} out of range")
+
+    def sides_of(self, seat: str) -> tuple[str, ...]:
+        """The sides ``seat`` plays (by default one, named like the seat)."""
+        return self.sides.get(seat, (seat,))
+
+    def side_map(self) -> dict[str, tuple[str, ...]]:
+        """Every seat with the sides it plays."""
+        return {s: self.sides_of(s) for s in self.seats}
+
+
+def seat_of_side(sides: dict[str, tuple[str, ...]] | dict[str, list[str]], side: str) -> str:
+    """The seat playing ``side``, from a seat -> sides map (``Scenario.side_map``, e.g. kept in the
+    public state): for a rules module's ``pending``, which names the seat that must act.
+
+    A name that is a seat and no other seat's side is its own side. Raises ``InvalidInput`` for
+    a side no seat plays.
+    """
+    for seat, played in sides.items():
+        if side in played:
+            return seat
+    if side in sides:
+        return side
+    raise InvalidInput(f"no seat plays side {side!r}", hint=f"seats and sides: {sides}")
 
 
 @dataclass(frozen=True)

@@ -24,7 +24,10 @@ from pbem.rulesapi import Action, Arg, Context, Outcome, Pending, RulesModule, S
 SEATS = ("a", "b", "c")
 VERBS = {"roll", "seal", "open", "secret", "reveal", "pass", "declare", "again", "tell"}
 # name: (score target, round limit or 0 for none)
-SCENARIOS = {"standard": (30, 0), "short": (8, 0), "endless": (10**9, 0), "four-rounds": (10**9, 4)}
+SCENARIOS = {"standard": (30, 0), "short": (8, 0), "endless": (10**9, 0), "four-rounds": (10**9, 4),
+             "shared": (10**9, 3)}
+# "shared": one player may hold two of the three seats (docs/protocol.md §6a), and seat a plays two sides.
+SHARED = {"sides": {"a": ("north", "west")}, "seats_per_player": 2}
 
 
 def _next_seat(seat: str) -> str:
@@ -46,8 +49,9 @@ class Trio(RulesModule):
         if name not in SCENARIOS:
             raise InvalidOrder(f"no scenario {name}")
         target, rounds = SCENARIOS[name]
+        extra: dict[str, Any] = SHARED if name == "shared" else {}
         return Scenario("trio", name, f"Trio to {target}", lhash("toy3/scenario", name),
-                        SEATS, {"target": target, "rounds": rounds})
+                        SEATS, {"target": target, "rounds": rounds}, **extra)
 
     def initial_state(self, scenario: Scenario, seats: dict[str, str], options: dict[str, Any]
                       ) -> tuple[Any, dict[str, Any]]:

@@ -9,6 +9,8 @@ from __future__ import annotations
 import io
 import os
 import sys
+import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +28,25 @@ from pbem.protocol.identity import (
 )
 from pbem.store import gamestore as store
 from pbem.store import paths
+
+
+def demo_clock() -> Callable[[], float]:
+    """The wall clock, unless ``PBEM_INSECURE_CLOCK`` (seconds since 1970) pins it.
+
+    With ``PBEM_INSECURE_SEED`` it makes a demo reproducible to the byte, so a
+    refactoring can be shown to leave every file's contents unchanged. A pinned
+    clock lets a player date files at will: it is announced at every use.
+    """
+    pinned = os.environ.get("PBEM_INSECURE_CLOCK")
+    if not pinned:
+        return time.time
+    try:
+        value = float(int(pinned))
+    except ValueError:
+        raise PbemError(f"PBEM_INSECURE_CLOCK must be whole seconds since 1970, not {pinned!r}",
+                        hint="unset it: only demos and tests pin the clock") from None
+    sys.stderr.write("pbem: warning: PBEM_INSECURE_CLOCK is set: file times are not the real time\n")
+    return lambda: value
 
 
 class Ctx:
@@ -70,7 +91,7 @@ class Ctx:
         return self._rng
 
     def session(self) -> game.Session:
-        return game.Session(self.home, self.identity(), rng=self.rng())
+        return game.Session(self.home, self.identity(), rng=self.rng(), now=demo_clock())
 
     def card(self) -> Card:
         try:

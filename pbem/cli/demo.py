@@ -184,12 +184,40 @@ def main() -> None:
 def play(d: Demo, a: argparse.Namespace, out: Path, rules: rulesapi.RulesModule, scen: rulesapi.Scenario,
          script: str | None, seats: list[str], host: str, boxes: dict[str, Path], port: int) -> None:
     print(f"pbem demo: {rules.title}, scenario {scen.title}; seats {', '.join(seats)}")
+    _make_players(d, out, seats, boxes, port)
+    game_id = _open_game(d, a, out, seats, host)
+    per_turn = _play_script(d, out, seats, host, game_id, list((script and parse_script(script)) or []))
+    print(f"  emails per game turn ({a.dice} dice): "
+          + ", ".join(f"{t}: {n}" for t, n in per_turn.items()))
+    for s in seats:
+        print("  " + d.run(s, "verify", "--all").strip().replace("\n", "\n  ") + f"   [{s}]")
+        print("  " + d.run(s, "status").strip().replace("\n", "\n  ") + f"   [{s}]")
+    _end_by_agreement(d, seats, host, game_id)
+    _observe(d, out, host, game_id)
+    print(f"files that travelled: {d.sent} in {out / 'files'}")
+    print(f"summaries: {out / 'summaries'} (one per player per file; open them in a browser)")
+    print(f"homes: {out / 'homes'}; command log: {out / 'log.txt'}")
+
+
+def _make_players(d: Demo, out: Path, seats: list[str], boxes: dict[str, Path], port: int) -> None:
+    """Each seat's identity, its card for the host, and a mail config pointing at the loopback server."""
     for seat in seats:
         d.run(seat, "key", "new", "--name", f"{seat.title()} Player", "--email", f"{seat}@example.org")
         d.run(seat, "key", "card", "-o", str(out / f"{seat}.card"))
         (d.home(seat) / "config" / "config.toml").write_text(
             f'[mail]\nfrom = "{seat.title()} Player <{seat}@example.org>"\nsmtp_host = "127.0.0.1"\n'
             f'smtp_port = {port}\nsmtp_security = "none"\nmaildir = "{boxes[seat]}"\n', encoding="utf-8")
+
+
+def _receive_all(d: Demo, seats: list[str], sender: str) -> None:
+    """Every seat but ``sender`` fetches its mail."""
+    for o in seats:
+        if o != sender:
+            d.run(o, "receive", "--maildir")
+
+
+def _open_game(d: Demo, a: argparse.Namespace, out: Path, seats: list[str], host: str) -> str:
+    """The host proposes; every other seat receives the invitation, checks fingerprints and joins."""
     fprs = {s: d.run(s, "key", "fingerprint").strip() for s in seats}
     args = ["game", "new", "--rules", a.rules, "--scenario", a.scenario,
             "--option", f"strict_dice={'true' if a.dice == 'strict' else 'false'}"]
@@ -204,12 +232,14 @@ def play(d: Demo, a: argparse.Namespace, out: Path, rules: rulesapi.RulesModule,
         invitation = sorted((d.home(s) / "data" / "invitations").glob("*.pbem"))[0]
         d.run(s, "game", "join", str(invitation), *expect, "--accept-options")
         j = d.carry(d.newest_outbox(s))
-        for o in seats:
-            if o != s:
-                d.run(o, "receive", "--maildir")
+        _receive_all(d, seats, s)
         print(f"  {s} checked the fingerprints and joined: {j.name}")
-    game_id = proposal.name.split("-")[0]
-    steps = list((script and parse_script(script)) or [])
+    return proposal.name.split("-")[0]
+
+
+def _play_script(d: Demo, out: Path, seats: list[str], host: str, game_id: str,
+                 steps: list[tuple[str, str]]) -> dict[str, int]:
+    """Play the script's order files in turn; returns the files sent per game turn."""
     i = 0
     per_turn: dict[str, int] = {}
     turn = "start"
@@ -229,46 +259,51 @@ def play(d: Demo, a: argparse.Namespace, out: Path, rules: rulesapi.RulesModule,
             steps[:0] = [(pending[0], "end-phase\n"), ("*", text)]
             continue
         i += 1
-        of = out / "orders" / f"{i:03d}-{seat}.txt"
-        of.write_text(text, encoding="utf-8")
         per_turn[turn] = per_turn.get(turn, 0) + 1
-        if text:
-            d.run(seat, "orders", "check", game_id, "--orders", str(of))
-        t = time.perf_counter()
-        d.run(seat, "play", game_id, "--orders", str(of))
-        dt = time.perf_counter() - t
-        d.carry(d.newest_outbox(seat))
-        for o in seats:
-            if o != seat:
-                d.run(o, "receive", "--maildir")
-                (out / "summaries" / o).mkdir(exist_ok=True)
-                d.run(o, "show", game_id, "--html", "-o", str(out / "summaries" / o / f"{i:03d}.html"))
-        first = next((ln for ln in text.splitlines() if ln.strip() and not ln.startswith("#")),
-                     "(dice release: no orders)")
-        print(f"  file {i:2}: {seat:8} {first[:60]:60} ({dt:.1f}s)")
-    print(f"  emails per game turn ({a.dice} dice): "
-          + ", ".join(f"{t}: {n}" for t, n in per_turn.items()))
-    for s in seats:
-        print("  " + d.run(s, "verify", "--all").strip().replace("\n", "\n  ") + f"   [{s}]")
-        print("  " + d.run(s, "status").strip().replace("\n", "\n  ") + f"   [{s}]")
-    # End by agreement: the seat whose move it is proposes and every other seat
-    # accepts (signed files, by mail); then each reveals everything it kept sealed.
+        _play_file(d, out, seats, game_id, i, seat, text)
+    return per_turn
+
+
+def _play_file(d: Demo, out: Path, seats: list[str], game_id: str, i: int, seat: str, text: str) -> None:
+    """File ``i``: ``seat`` checks and plays ``text``; the others receive it and save their summary."""
+    of = out / "orders" / f"{i:03d}-{seat}.txt"
+    of.write_text(text, encoding="utf-8")
+    if text:
+        d.run(seat, "orders", "check", game_id, "--orders", str(of))
+    t = time.perf_counter()
+    d.run(seat, "play", game_id, "--orders", str(of))
+    dt = time.perf_counter() - t
+    d.carry(d.newest_outbox(seat))
+    for o in seats:
+        if o != seat:
+            d.run(o, "receive", "--maildir")
+            (out / "summaries" / o).mkdir(exist_ok=True)
+            d.run(o, "show", game_id, "--html", "-o", str(out / "summaries" / o / f"{i:03d}.html"))
+    first = next((ln for ln in text.splitlines() if ln.strip() and not ln.startswith("#")),
+                 "(dice release: no orders)")
+    print(f"  file {i:2}: {seat:8} {first[:60]:60} ({dt:.1f}s)")
+
+
+def _end_by_agreement(d: Demo, seats: list[str], host: str, game_id: str) -> None:
+    """The seat whose move it is proposes to stop and every other seat accepts (signed files, by
+    mail); then each reveals everything it kept sealed."""
     for _ in seats:
         pend = d.pending(host, game_id)
         if pend is None:
             raise RuntimeError("the game ended before the players agreed to stop")
         d.run(pend[0], "game", "end", game_id, "--agree")
         d.carry(d.newest_outbox(pend[0]))
-        for o in seats:
-            if o != pend[0]:
-                d.run(o, "receive", "--maildir")
+        _receive_all(d, seats, pend[0])
     for s in seats:
         d.run(s, "game", "end", game_id)
         d.carry(d.newest_outbox(s))
-        for o in seats:
-            if o != s:
-                d.run(o, "receive", "--maildir")
+        _receive_all(d, seats, s)
     print("  the players agreed to stop (a signed proposal and acceptance); both revealed their secrets")
+
+
+def _observe(d: Demo, out: Path, host: str, game_id: str) -> None:
+    """A seatless observer imports the archive, audits the game and writes its history; the host's
+    proof of the game is checked."""
     archive = out / "game.pbemarchive"
     d.run(host, "archive", "export", game_id, "-o", str(archive))
     d.run("observer", "key", "new", "--name", "An Observer", "--email", "observer@example.org")
@@ -279,10 +314,6 @@ def play(d: Demo, a: argparse.Namespace, out: Path, rules: rulesapi.RulesModule,
     print(f"  the observer wrote the game's HTML history: {out / 'history.html'}")
     d.run(host, "verify", game_id, "--proof", str(out / "proof.bin"))
     print("  " + d.run("observer", "check-proof", str(out / "proof.bin")).strip().replace("\n", "\n  "))
-    print(f"files that travelled: {d.sent} in {out / 'files'}")
-    print(f"summaries: {out / 'summaries'} (one per player per file; open them in a browser)")
-    print(f"homes: {out / 'homes'}; command log: {out / 'log.txt'}")
-
 
 if __name__ == "__main__":
     main()

@@ -40,7 +40,8 @@ def _parse_options(items: tuple[str, ...]) -> dict[str, Any]:
 @click.option("--rules", "rules_name", required=True, help="The game, e.g. 'use'.")
 @click.option("--scenario", required=True)
 @click.option("--seat", "seats", multiple=True, required=True,
-              help="SEAT=me or SEAT=CARDFILE, once per seat.")
+              help="SEAT=me or SEAT=CARDFILE, once per seat (SEAT=me more than once where the scenario "
+                   "lets one player hold several seats; the first signs the proposal).")
 @click.option("--option", "options", multiple=True, help="KEY=VALUE game option.")
 @outbox_option
 @pass_ctx
@@ -56,7 +57,7 @@ def game_new(c: Ctx, rules_name: str, scenario: str, seats: tuple[str, ...],
             raise InvalidInput(f"--seat {item!r} is not SEAT=me or SEAT=CARDFILE")
         check_seat(seat, where="--seat", hint=f"{USER_HINT}; the scenario's seats are lowercase")
         if who == "me":
-            cards[seat], mine = s.ident.card(), seat
+            cards[seat], mine = s.ident.card(), mine or seat
         else:
             try:
                 cards[seat] = Card.from_text(Path(who).read_bytes())
@@ -74,6 +75,11 @@ def game_new(c: Ctx, rules_name: str, scenario: str, seats: tuple[str, ...],
         click.echo(f"  {seat:10} {card.name} <{card.email}> {card.fingerprint}")
     click.echo(f"proposal: {gs.outbox / game.outbox_name(d.con.proposal)}")
     _send(c, gs, d, d.con.proposal, outbox_only)
+    # The host's other seats join at once, each with its own dice master (docs/protocol.md §6a).
+    for seat in d.my_seats:
+        if seat in d.joins:
+            click.echo(f"joined as {seat}: {gs.outbox / game.outbox_name(d.joins[seat])}")
+            _send(c, gs, d, d.joins[seat], outbox_only)
 
 
 def _option_lines(options: dict[str, Any]) -> list[str]:
@@ -133,8 +139,8 @@ def game_join(c: Ctx, proposal: str, expects: tuple[str, ...], accept_options: b
     for line in _option_lines(con.options):
         click.echo(f"  {line}")
     s = c.session()
-    me = con.seat_of(s.ident.card())
-    unchecked = [x for x in con.cards if x not in want and x != me]
+    me = con.seats_of(s.ident.card())
+    unchecked = [x for x in con.cards if x not in want and x not in me]
     if unchecked and not yes:
         if not _interactive():
             raise PbemError(f"fingerprints of {', '.join(unchecked)} are not confirmed",
@@ -146,10 +152,11 @@ def game_join(c: Ctx, proposal: str, expects: tuple[str, ...], accept_options: b
                             hint="read them (window dice lets a player foresee its own rolls), "
                                  "then pass --accept-options, or --yes")
         click.confirm("Do you accept these game options?", abort=True)
-    jf, d = game.join(s, data)
+    joins, d = game.join_seats(s, data)
     gs = store.game_dir(c.home, d.con.game_id)
-    click.echo(f"joined as {jf.author}: {gs.outbox / game.outbox_name(jf)}")
-    _send(c, gs, d, jf, outbox_only)
+    for jf in joins:  # one join per seat this player holds
+        click.echo(f"joined as {jf.author}: {gs.outbox / game.outbox_name(jf)}")
+        _send(c, gs, d, jf, outbox_only)
 
 
 @game_group.command("end")
@@ -199,15 +206,19 @@ def game_end(c: Ctx, game_ref: str, vote: str | None, alone: str | None, outbox_
                        f"{gs.root.name[:12]}' (each player)")
         elif pend is not None:
             click.echo(f"next: {pend.seat}: {pend.phase}")
-    else:
-        f, d = game.end(s, gs, alone or "")
+        _send(c, gs, d, f, outbox_only)
+        return
+    # One reveal per seat of this player's (docs/protocol.md §6a).
+    files, d = game.end_all(s, gs, alone or "")
+    for f in files:
         click.echo(f"reveal written ({f.header['reason']}): {gs.outbox / game.outbox_name(f)}")
-        result = ending.outcome(d)
-        if result:
-            click.echo(f"result: {result}")
-        waiting = [x for x in d.con.seats if x not in d.reveals]
-        click.echo(f"waiting for reveals from: {', '.join(waiting)}" if waiting else "every seat has revealed")
-    _send(c, gs, d, f, outbox_only)
+    result = ending.outcome(d)
+    if result:
+        click.echo(f"result: {result}")
+    waiting = [x for x in d.con.seats if x not in d.reveals]
+    click.echo(f"waiting for reveals from: {', '.join(waiting)}" if waiting else "every seat has revealed")
+    for f in files:
+        _send(c, gs, d, f, outbox_only)
 
 
 @cli.command()
@@ -216,9 +227,12 @@ def game_end(c: Ctx, game_ref: str, vote: str | None, alone: str | None, outbox_
               help="your orders; leave out for a dice release, which takes none")
 @click.option("--dice-request", type=click.IntRange(1, 1024), default=None,
               help="window dice mode: ask the others for N more dice seeds before a long phase")
+@click.option("--seat", "seat", default=None,
+              help="where you hold several seats: play only if SEAT is the one to move (default: "
+                   "whichever of yours is)")
 @outbox_option
 @pass_ctx
-def play(c: Ctx, game_ref: str, orders_file: str | None, dice_request: int | None,
+def play(c: Ctx, game_ref: str, orders_file: str | None, dice_request: int | None, seat: str | None,
          outbox_only: bool) -> None:
     """Apply your orders for the current phase, write the next turn file and mail it.
 
@@ -226,13 +240,15 @@ def play(c: Ctx, game_ref: str, orders_file: str | None, dice_request: int | Non
     without --orders: the file carries only your dice seeds.
     """
     gs = store.find_game(c.home, game_ref)
+    if seat is not None:
+        check_seat(seat, where="--seat", hint=USER_HINT)
     if orders_file is None and dice_request is None:
         d0 = game.load(c.session(), gs)
         pend0 = d0.pending()
         if pend0 is None or pend0.kind != "dice-release":
             raise click.UsageError("--orders is required (only a dice release is played without orders)")
     text = read_text_file(orders_file, "orders file") if orders_file else ""
-    f, d = game.play(c.session(), gs, text, dice_request or 0)
+    f, d = game.play(c.session(), gs, text, dice_request or 0, seat=seat)
     out = gs.outbox / game.outbox_name(f)
     click.echo(f"turn file {f.seq} written: {out}")
     pend = d.pending()
@@ -363,14 +379,18 @@ def orders_prompt(c: Ctx, game_ref: str, output: str, then_play: bool, outbox_on
 @click.option("--html", "as_html", is_flag=True, help="Write an HTML page (with the map) instead of text.")
 @click.option("--public", is_flag=True, help="Only what every player may see (what mail carries).")
 @click.option("-o", "--output", type=click.Path(dir_okay=False), help="Write to this file.")
+@click.option("--seat", "seat", default=None,
+              help="where you hold several seats: whose private view (default: the one to move, else the first)")
 @pass_ctx
-def show(c: Ctx, game_ref: str, as_html: bool, public: bool, output: str | None) -> None:
+def show(c: Ctx, game_ref: str, as_html: bool, public: bool, output: str | None, seat: str | None) -> None:
     """Show the game as you may see it: your private view unless --public."""
     from pbem.present import render, summary
     from pbem.store.fsutil import FILE_MODE, atomic_write
 
     gs = store.find_game(c.home, game_ref)
     d = game.load(c.session(), gs)
+    if seat is not None:
+        d.use_seat(check_seat(seat, where="--seat", hint=USER_HINT))
     ctx = summary.build(d, d.my_seat, private=not public and d.my_seat is not None)
     out = render.render_html(ctx) if as_html else render.render_text(ctx)
     if output:
@@ -391,6 +411,7 @@ def status(c: Ctx) -> None:
     queue a mail a crash left unwritten.
     """
     from pbem.mail import dispatch
+    from pbem.present import summary
 
     games = store.all_games(c.home)
     inv = sorted(c.home.invitations.glob("*.pbem")) if c.home.invitations.is_dir() else []
@@ -401,7 +422,7 @@ def status(c: Ctx) -> None:
     for gs in games:
         peeked = game.peek(card, gs)
         if peeked is not None:
-            for msg in gs.repair(peeked.my_seat, lambda data: game.outbox_name(turnfile.parse(data))):
+            for msg in game.repair_seats(gs, peeked.my_seats):
                 click.echo(f"{gs.root.name[:12]}  repaired: {msg}")
         if peeked is not None and not dispatch.missing_mails(gs, peeked):
             d = peeked
@@ -413,7 +434,8 @@ def status(c: Ctx) -> None:
             d = game.load(s, gs)
             for msg in dispatch.repair(s, gs, d):
                 click.echo(f"{gs.root.name[:12]}  repaired: {msg}")
-        head = f"{gs.root.name[:12]}  {d.con.h['rules']}/{d.con.h['scenario']}  you: {d.my_seat}"
+        you = summary.seats_text(d, d.my_seats) if d.my_seats else None
+        head = f"{gs.root.name[:12]}  {d.con.h['rules']}/{d.con.h['scenario']}  you: {you}"
         if not d.started:
             click.echo(f"{head}  waiting for joins: {', '.join(d.waiting_for_joins)}")
             continue
@@ -424,11 +446,12 @@ def status(c: Ctx) -> None:
                                              if waiting else "all revealed: 'pbem verify' audits it"))
         elif pend is None:
             click.echo(f"{head}  over: {ending.outcome(d)}")
-        elif pend.seat == d.my_seat:
-            click.echo(f"{head}  file {d.seq}  YOUR MOVE: {pend.phase}")
+        elif pend.seat in d.my_seats:
+            as_seat = f" (as {summary.seats_text(d, [pend.seat])})" if len(d.my_seats) > 1 else ""
+            click.echo(f"{head}  file {d.seq}  YOUR MOVE{as_seat}: {pend.phase}")
         else:
             since = d.log[-1]["time"] if d.log else d.con.proposal.header["time"]
-            click.echo(f"{head}  file {d.seq}  waiting for file {d.seq + 1} from {pend.seat} "
+            click.echo(f"{head}  file {d.seq}  waiting for file {d.seq + 1} from {summary.seats_text(d, [pend.seat])} "
                        f"({pend.phase}), their move since {_ago(since, now)}")
     for p in inv:
         click.echo(f"{p.stem[:12]}  invitation: pbem game join {p}")

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from pbem.cli.base import Ctx, _passphrase_from, cli, pass_ctx
+from pbem.cli.base import Ctx, _passphrase_from, cli, demo_clock, pass_ctx
 from pbem.errors import NotFound, PbemError
 from pbem.protocol.identity import (
     IDENTITY_WORK_FACTOR,
@@ -33,7 +33,7 @@ def key() -> None:
 @pass_ctx
 def key_new(c: Ctx, name: str, email: str, work_factor: int) -> None:
     """Create an identity, protected by a passphrase."""
-    ident = new_identity(name, email, rng=c.rng())
+    ident = new_identity(name, email, rng=c.rng(), now=demo_clock())
     if c.home.identity_file.exists():
         raise PbemError(f"an identity already exists in {c.home.config}",
                         hint="use another --home for a second identity")

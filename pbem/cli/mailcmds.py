@@ -120,7 +120,7 @@ def resend(c: Ctx, game_ref: str, outbox_only: bool) -> None:
     gs = store.find_game(c.home, game_ref)
     s = c.session()
     d = game.load(s, gs)
-    mine = [sf for sf in gs.files() if sf.author == d.my_seat]
+    mine = [sf for sf in gs.files() if sf.author in d.my_seats]
     if not mine:
         raise NotFound("you have written no file in this game yet")
     f = turnfile.parse(mine[-1].read())

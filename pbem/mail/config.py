@@ -176,6 +176,15 @@ def parse_config(doc: Mapping[str, Any], source: str = "config.toml") -> MailCon
         if problems:
             raise MailConfigError(f"{source}: " + "; ".join(problems))
         return None
+    _check_values(m, problems)
+    sec = _check_security(m, problems)
+    if problems:
+        raise MailConfigError(f"{source}: " + "; ".join(problems))
+    return _mail_config(m, sec, body)
+
+
+def _check_values(m: Mapping[str, Any], problems: list[str]) -> None:
+    """Keys, types and ranges of ``[mail]``, and the keys a transport needs; problems are appended."""
     for k in sorted(set(m) - _KNOWN):
         problems.append(f"mail.{k}: unknown key")
     for k in _STR_KEYS:
@@ -197,9 +206,12 @@ def parse_config(doc: Mapping[str, Any], source: str = "config.toml") -> MailCon
         problems.append("mail.from: missing (the address your opponents see and reply to)")
     elif isinstance(m["from"], str) and "@" not in m["from"]:
         problems.append("mail.from: not an email address")
-    outbox_only = m.get("outbox_only") is True
-    if not outbox_only and "smtp_host" not in m:
+    if m.get("outbox_only") is not True and "smtp_host" not in m:
         problems.append("mail.smtp_host: missing (or set outbox_only = true to only write .eml files)")
+
+
+def _check_security(m: Mapping[str, Any], problems: list[str]) -> dict[str, Security]:
+    """The TLS mode of each server (the valid ones), and users set without their host."""
     sec: dict[str, Security] = {}
     for kind in ("smtp", "imap"):
         key = f"{kind}_security"
@@ -216,8 +228,11 @@ def parse_config(doc: Mapping[str, Any], source: str = "config.toml") -> MailCon
     for kind in ("smtp", "imap"):
         if f"{kind}_user" in m and f"{kind}_host" not in m:
             problems.append(f"mail.{kind}_user: set, but mail.{kind}_host is missing")
-    if problems:
-        raise MailConfigError(f"{source}: " + "; ".join(problems))
+    return sec
+
+
+def _mail_config(m: Mapping[str, Any], sec: dict[str, Security], body: BodySetting) -> MailConfig:
+    """The checked ``[mail]`` table as a MailConfig, with the defaults filled in."""
 
     def s(k: str) -> str | None:
         v = m.get(k)
@@ -228,13 +243,14 @@ def parse_config(doc: Mapping[str, Any], source: str = "config.toml") -> MailCon
         return int(v) if v is not None else DEFAULT_PORTS[kind][sec[kind]]
 
     maildir = s("maildir")
+    t = m.get("timeout")
     return MailConfig(
         sender=str(s("from")),
         smtp_host=s("smtp_host"), smtp_port=port("smtp"), smtp_security=sec["smtp"], smtp_user=s("smtp_user"),
         imap_host=s("imap_host"), imap_port=port("imap"), imap_security=sec["imap"], imap_user=s("imap_user"),
         imap_folder=s("imap_folder") or "INBOX",
         maildir=Path(maildir).expanduser() if maildir else None,
-        outbox_only=outbox_only,
+        outbox_only=m.get("outbox_only") is True,
         timeout=float(t) if t is not None else 30.0,
         private_to_self=m.get("private_to_self") is True,
         body=body,

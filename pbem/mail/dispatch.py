@@ -52,9 +52,11 @@ def mails_for(session: Session, d: Derived, f: turnfile.SignedFile, body: Body |
     base = outbox_name(f)
     out = []
     png_cache: dict[str, bytes] = {}
-    for seat, card in sorted(d.con.cards.items()):
-        if seat == f.author:
+    # One mail per player, named by its first seat: a player holding several seats gets one.
+    for seat, held in d.con.players().items():
+        if f.author in held:
             continue
+        card = d.con.cards[seat]
         if body == "notice":
             msg = _notice(sender, card.email, d, f, seat, when)
             out.append(Mail(seat, f"{base}.{seat}.eml", msg))
@@ -107,8 +109,7 @@ def dispatch(session: Session, store: GameStore, d: Derived, f: turnfile.SignedF
     results = []
     mails = mails_for(session, d, f, body)
     # A private view in clear would undo a notice: the notice choice wins.
-    if (cfg is not None and cfg.private_to_self and body == "summary" and d.my_seat is not None
-            and f.author == d.my_seat):
+    if (cfg is not None and cfg.private_to_self and body == "summary" and f.author in d.my_seats):
         mails.append(private_mail(session, d, f))
     for m in mails:
         results.append(send_or_queue(m.message, cfg, store.outbox, name=m.name, sent_dir=store.sent_dir))
@@ -117,7 +118,7 @@ def dispatch(session: Session, store: GameStore, d: Derived, f: turnfile.SignedF
 
 def private_mail(session: Session, d: Derived, f: turnfile.SignedFile) -> Mail:
     """The player's own private view, mailed only to the player, only when it opted in."""
-    ctx = summary.build(d, d.my_seat, private=True)
+    ctx = summary.build(d, f.author if f.author in d.my_seats else d.my_seat, private=True)
     images = [InlineImage("map", render.map_png(ctx["map_picture"]))] if ctx["has_map"] else []
     msg = build_message(
         sender=session.ident.email, recipients=[session.ident.email],
@@ -147,7 +148,7 @@ def repair(session: Session, store: GameStore, d: Derived) -> list[str]:
 
 def missing_mails(store: GameStore, d: Derived) -> list[tuple[turnfile.SignedFile, list[str]]]:
     """Files of ours whose mail to some seat is neither queued nor sent (no unlock needed)."""
-    if d.my_seat is None:
+    if not d.my_seats:
         return []
     have = set()
     for folder in (store.outbox, store.sent_dir):
@@ -155,11 +156,11 @@ def missing_mails(store: GameStore, d: Derived) -> list[tuple[turnfile.SignedFil
             have |= {p.name for p in folder.glob("*.eml")}
     out: list[tuple[turnfile.SignedFile, list[str]]] = []
     for sf in store.files():
-        if sf.author != d.my_seat:
+        if sf.author not in d.my_seats:
             continue
         f = turnfile.parse(sf.read())
         base = outbox_name(f)
-        missing = [s for s in d.con.cards if s != f.author
+        missing = [s for s, held in d.con.players().items() if f.author not in held
                    and not any(n.startswith(f"{base}.{s}.") for n in have)]
         if missing:
             out.append((f, missing))

@@ -138,14 +138,7 @@ def apply_turn(session: Session, d: Derived, f: SignedFile) -> None:
     if d.closed:
         raise StateError("the game is closed: secrets were revealed; no more turns are accepted")
     public = d.keyring.open(f"{f.seq}/public", h["public"], f"the public part of file {f.seq}")
-    mine = None
-    if d.my_seat is not None:
-        mine = d.keyring.open(f"{f.seq}/{d.my_seat}", h["private"][d.my_seat],
-                              f"your private part of file {f.seq}")
-        # Checked before anything changes: ``d`` must stay as it was if it is malformed.
-        where = f"file {f.seq} by {f.author}: your private part"
-        mine = (schema.private_part(mine, where) if f.author == d.my_seat
-                else schema.other_private_part(mine, where))
+    parts = _my_parts(d, f)
     payload = payload_from_wire(public, h["commits"], where=f"file {f.seq} by {f.author}")
     # The phase names game content, so it travels in the encrypted public part
     # (docs/protocol.md §7a); it is checked as soon as that part is open.
@@ -155,14 +148,14 @@ def apply_turn(session: Session, d: Derived, f: SignedFile) -> None:
         raise FileRejected(f"file {f.seq} claims phase {phase!r}; the game is in {pend.phase!r}")
     est = clone(d.est)
     rules = d.rules
-    told_state: tuple[str, Any] | None = None
+    told_states: dict[str, Any] = {}
     if engine_file:
         if any(public[k] for k in ("rolls", "roller_seeds", "revealed", "openings", "events")) or h["commits"]:
             raise FileRejected(f"file {f.seq}: a {phase} file may carry nothing but seeds")
         apply_engine_orders(d.params, est, f.author, phase, public["orders"], d.rules_pending())
         out_public = d.public
     else:
-        out_public, told_state = _replay_rules(d, est, f, payload, public, mine)
+        out_public, told_states = _replay_held(d, est, f, payload, public, parts)
     apply_releases(d.params, est, f.author, public["releases"], require_window=True)
     try:
         digest = rules.digest(out_public)
@@ -176,28 +169,65 @@ def apply_turn(session: Session, d: Derived, f: SignedFile) -> None:
     d.last_hash = f.hash
     d.log.append({"seq": f.seq, "author": f.author, "phase": phase, "time": h["time"],
                   "events": public["events"]})
-    if told_state is not None:
-        d.private = told_state[1]
-    if f.author == d.my_seat and mine is not None:
-        d.private = mine["state"]
-        d.secrets["openings"].update(mine["openings"])
-        d.secrets["secret_rolls"].update(mine["secret_rolls"])
+    # New maps, not changed ones: a shallow copy of ``d`` (a fork) must not move with it.
+    d.privates = {**d.privates, **told_states}
+    own = parts.get(f.author)
+    if own is not None:
+        d.privates[f.author] = own["state"]
+        old = d.secrets_by.get(f.author, {"openings": {}, "secret_rolls": {}})
+        d.secrets_by = {**d.secrets_by, f.author: {"openings": {**old["openings"], **own["openings"]},
+                                                   "secret_rolls": {**old["secret_rolls"], **own["secret_rolls"]}}}
+
+
+def _my_parts(d: Derived, f: SignedFile) -> dict[str, dict[str, Any]]:
+    """The private part of ``f`` of every seat this player holds, opened and checked.
+
+    Checked before anything changes: ``d`` must stay as it was if one is malformed.
+    """
+    parts = {}
+    for seat in d.my_seats:
+        part = d.keyring.open(f"{f.seq}/{seat}", f.header["private"][seat],
+                              f"{seat}'s private part of file {f.seq}")
+        where = f"file {f.seq} by {f.author}: the private part of your seat {seat}"
+        parts[seat] = (schema.private_part(part, where) if f.author == seat
+                       else schema.other_private_part(part, where))
+    return parts
+
+
+def _replay_held(d: Derived, est: dict[str, Any], f: SignedFile, payload: Payload, public: dict[str, Any],
+                 parts: dict[str, dict[str, Any]]) -> tuple[Any, dict[str, Any]]:
+    """The rules on ``f`` in replay mode: (new public state, {held seat: new private state} of the
+    seats it told something).
+
+    The rules see one held seat per run (the engine checks what that seat was
+    told, pbem.protocol.context); a player holding several seats replays once
+    more, on a copy, for each further seat the file told something.
+    """
+    others = [s for s in parts if s != f.author]
+    holder = others[0] if others else None
+    out_public, first = _replay_rules(d, est, f, payload, public, holder,
+                                      parts[holder].get("told", []) if holder is not None else None)
+    told_states = dict([first] if first is not None else [])
+    for seat in others[1:]:
+        if parts[seat].get("told"):
+            _, st = _replay_rules(d, clone(d.est), f, payload, public, seat, parts[seat]["told"])
+            if st is not None:
+                told_states[st[0]] = st[1]
+    return out_public, told_states
 
 
 def _replay_rules(d: Derived, est: dict[str, Any], f: SignedFile, payload: Payload, public: dict[str, Any],
-                  mine: dict[str, Any] | None) -> tuple[Any, tuple[str, Any] | None]:
-    """The rules on ``f`` in replay mode: (new public state, (this seat, its new private state) if told)."""
+                  holder: str | None, told: list[Any] | None) -> tuple[Any, tuple[str, Any] | None]:
+    """The rules on ``f`` in replay mode: (new public state, (``holder``, its new private state) if told)."""
     rules = d.rules
     told_state: tuple[str, Any] | None = None
     # Another seat's file may tell this tool's seat something (ctx.tell): its rules then
     # update this seat's private state, which they get here, beside the public state.
-    told = mine.get("told", []) if mine is not None and f.author != d.my_seat else None
-    holder = d.my_seat if told is not None else None
     ctx = EngineContext(d.params, est, f.author, f.seq, author_mode=False, payload=payload,
                         holder=holder, told_part=told)
     try:
         orders = rules.orders_from_wire(public["orders"], None)
-        own = {holder: clone(d.private)} if holder is not None else {}
+        own = {holder: clone(d.privates.get(holder))} if holder is not None else {}
         out = rules.apply(clone(d.public), own, f.author, orders, ctx)
     except PbemError as e:
         raise FileRejected(f"file {f.seq} by {f.author} breaks the rules: {e}",

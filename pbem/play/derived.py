@@ -60,25 +60,86 @@ class Session:
         return int(self.now())
 
 
+def _no_secrets() -> dict[str, Any]:
+    return {"openings": {}, "secret_rolls": {}}
+
+
 @dataclass
 class Derived:
-    """Everything this player knows about a game, rebuilt from its files."""
+    """Everything this player knows about a game, rebuilt from its files.
+
+    A player may hold several seats where the scenario allows it
+    (docs/protocol.md §6a): ``my_seats`` lists them, and what each seat alone
+    knows (private state, secrets, dice master) is kept per seat. ``my_seat``,
+    ``private``, ``secrets`` and ``master`` are those of the seat in focus: the
+    one set with ``focus``, else the pending seat when it is one of this
+    player's, else the first.
+    """
 
     con: Constitution
-    my_seat: str | None
+    my_seats: tuple[str, ...] = ()
     joins: dict[str, SignedFile] = field(default_factory=dict)
     roots: dict[str, bytes] = field(default_factory=dict)
     est: dict[str, Any] = field(default_factory=dict)
     seq: int = 0
     last_hash: bytes = b""
     public: Any = None
-    private: Any = None
-    secrets: dict[str, Any] = field(default_factory=lambda: {"openings": {}, "secret_rolls": {}})
+    privates: dict[str, Any] = field(default_factory=dict)
+    secrets_by: dict[str, dict[str, Any]] = field(default_factory=dict)
     log: list[dict[str, Any]] = field(default_factory=list)
-    master: bytes | None = None
+    masters: dict[str, bytes] = field(default_factory=dict)
     keys: Keyring | None = None
     reveals: dict[str, SignedFile] = field(default_factory=dict)
     violations: list[str] = field(default_factory=list)
+    focus: str | None = None
+    #: seat -> the sides it plays (``Scenario.side_map``), known once the game has started
+    sides: dict[str, list[str]] = field(default_factory=dict)
+
+    @property
+    def my_seat(self) -> str | None:
+        """The seat in focus (see the class docstring), None for a seatless observer."""
+        if len(self.my_seats) <= 1:
+            return self.my_seats[0] if self.my_seats else None
+        if self.focus is not None:
+            return self.focus
+        pend = self.pending() if self.started else None
+        return pend.seat if pend is not None and pend.seat in self.my_seats else self.my_seats[0]
+
+    def use_seat(self, seat: str | None) -> None:
+        """Focus on one of this player's seats (None: follow the pending seat)."""
+        if seat is not None and seat not in self.my_seats:
+            raise NotAddressedToYou(f"seat {seat!r} is not yours in this game",
+                                    hint=f"your seats: {', '.join(self.my_seats) or 'none'}")
+        self.focus = seat
+
+    @property
+    def private(self) -> Any:
+        seat = self.my_seat
+        return self.privates.get(seat) if seat is not None else None
+
+    # The setters rebind the per-seat maps instead of changing them, as the advance of a game
+    # does (pbem.play.chain): a shallow copy of a Derived stays a fork that moves on alone.
+    @private.setter
+    def private(self, value: Any) -> None:
+        seat = self.my_seat
+        if seat is not None:
+            self.privates = {**self.privates, seat: value}
+
+    @property
+    def secrets(self) -> dict[str, Any]:
+        seat = self.my_seat
+        return self.secrets_by.get(seat, _no_secrets()) if seat is not None else _no_secrets()
+
+    @secrets.setter
+    def secrets(self, value: dict[str, Any]) -> None:
+        seat = self.my_seat
+        if seat is not None:
+            self.secrets_by = {**self.secrets_by, seat: value}
+
+    @property
+    def master(self) -> bytes | None:
+        seat = self.my_seat
+        return self.masters.get(seat) if seat is not None else None
 
     @property
     def closed(self) -> bool:
@@ -115,9 +176,10 @@ class Derived:
                               dicefiles.pending(self.params, self.est, self.rules_pending()))
 
     def tree(self) -> dice.SeedTree:
-        if self.master is None or self.my_seat is None:
+        seat = self.my_seat
+        if seat is None or seat not in self.masters:
             raise StateError("this tool holds no seat's dice seeds in this game")
-        return dice.SeedTree(self.master, self.con.game_id, self.my_seat, self.params.depth)
+        return dice.SeedTree(self.masters[seat], self.con.game_id, seat, self.params.depth)
 
 
 class Keyring:
@@ -147,7 +209,9 @@ def _start(d: Derived) -> None:
     con = d.con
     public, private = con.initial_state()
     d.public = public
-    d.private = private.get(d.my_seat) if d.my_seat else None
+    d.sides = {s: list(v) for s, v in con.scenario.side_map().items()}
+    d.privates = {s: private.get(s) for s in d.my_seats}
+    d.secrets_by = {s: _no_secrets() for s in d.my_seats}
     d.last_hash = genesis_hash(con.proposal, d.joins)
 
 
@@ -161,11 +225,11 @@ def begin(session: Session, proposal: SignedFile) -> Derived:
                "development build on one side)" if same else
                f"whose hash differs from this pbem's ({con.rules.version})"),
             hint="verify and play a game with the pbem release that started it")
-    d = Derived(con=con, my_seat=con.seat_of(session.ident.card()), keys=Keyring(session.ident))
+    d = Derived(con=con, my_seats=con.seats_of(session.ident.card()), keys=Keyring(session.ident))
     d.est = initial_engine_state(con)
     d.roots[con.host] = proposal.header["seed_root"]
-    if d.my_seat == con.host:
-        d.master = open_escrow(session.ident, proposal.header["escrow"])
+    if con.host in d.my_seats:
+        d.masters[con.host] = open_escrow(session.ident, proposal.header["escrow"])
     if not d.waiting_for_joins:
         _start(d)
     return d
@@ -183,7 +247,7 @@ def add_join(session: Session, d: Derived, f: SignedFile) -> None:
         raise FileRejected(f"{f.author}'s join releases dice seeds before every seed root is fixed")
     apply_releases(d.params, d.est, f.author, f.header["releases"], require_window=joins_release(d.con))
     d.joins[f.author] = f
-    if f.author == d.my_seat:
-        d.master = open_escrow(session.ident, f.header["escrow"])
+    if f.author in d.my_seats:
+        d.masters[f.author] = open_escrow(session.ident, f.header["escrow"])
     if not d.waiting_for_joins:
         _start(d)

@@ -56,9 +56,9 @@ from pbem.store.gamestore import GameStore, game_dir
 
 # The public face of a game's operations: callers import these from here.
 __all__ = ["Derived", "Keyring", "Received", "Session", "add_join", "apply_engine_orders", "apply_turn", "begin",
-           "check_orders", "check_turn_place", "create", "derive", "end", "is_engine_phase", "join", "load",
-           "my_move", "outbox_name", "peek", "play", "prev_attest", "produce_turn", "receive", "repair",
-           "save_cache"]
+           "check_orders", "check_turn_place", "create", "derive", "end", "end_all", "is_engine_phase", "join",
+           "join_seats", "load", "my_move", "outbox_name", "peek", "play", "prev_attest", "produce_turn", "receive",
+           "repair", "save_cache"]
 
 
 Progress = Callable[[int, int], None]
@@ -92,8 +92,9 @@ def derive(session: Session, store: GameStore, progress: Progress | None = None)
 
 # cache.bin holds public derived state only; what only this seat may know is
 # sealed to its own age key in cache-private.age (pbem.store.gamestore).
-CACHED = ("seq", "last_hash", "public", "log", "est")
-CACHED_PRIVATE = ("private", "secrets")
+CACHED = ("seq", "last_hash", "public", "log", "est", "sides")
+# Per seat: a player holding several seats keeps each seat's secrets apart (pbem.play.derived).
+CACHED_PRIVATE = ("privates", "secrets_by")
 
 
 def _cache_key(files: list[Any]) -> bytes:
@@ -106,7 +107,7 @@ def _cache_key(files: list[Any]) -> bytes:
 def save_cache(store: GameStore, d: Derived) -> None:
     key = _cache_key(store.files())
     sealed = None
-    if d.my_seat is not None:
+    if d.my_seats:
         plain = canonical.encode({"key": key, **{k: getattr(d, k) for k in CACHED_PRIVATE}})
         # Fresh OS randomness, not the session's rng: this local file is never
         # compared, and drawing from a deterministic rng would shift every
@@ -138,7 +139,7 @@ def load(session: Session, store: GameStore) -> Derived:
     files = store.files()
     cache = store.load_cache()
     if (cache is None or not files or cache.get("key") != _cache_key(files)
-            or any(sf.kind == "reveal" for sf in files)):
+            or any(sf.kind == "reveal" for sf in files) or any(k not in cache for k in CACHED)):
         return derive(session, store)
     d = begin(session, turnfile.parse(files[0].read()))
     for sf in files[1:]:
@@ -146,7 +147,7 @@ def load(session: Session, store: GameStore) -> Derived:
             add_join(session, d, turnfile.parse(sf.read()))
     if not d.started:
         return derive(session, store)
-    if d.my_seat is not None:
+    if d.my_seats:
         mine = _private_cache(store, d, cache["key"])
         if mine is None:
             return derive(session, store)
@@ -168,10 +169,10 @@ def peek(card: Card, store: GameStore) -> Derived | None:
     files = store.files()
     cache = store.load_cache()
     if (cache is None or not files or files[0].kind != "proposal" or cache.get("key") != _cache_key(files)
-            or any(sf.kind == "reveal" for sf in files)):
+            or any(sf.kind == "reveal" for sf in files) or any(k not in cache for k in CACHED)):
         return None
     con = read_proposal(turnfile.parse(files[0].read()))
-    d = Derived(con=con, my_seat=con.seat_of(card))
+    d = Derived(con=con, my_seats=con.seats_of(card))
     d.est = initial_engine_state(con)
     d.roots[con.host] = con.h["seed_root"]
     for sf in files[1:]:
@@ -188,16 +189,19 @@ def peek(card: Card, store: GameStore) -> Derived | None:
 
 
 def my_move(d: Derived) -> tuple[rulesapi.Pending, str]:
-    """The pending decision and this player's seat; refuses when it is not this player's move."""
+    """The pending decision and the seat of this player's that acts; refuses when it is not this
+    player's move (or not the move of the seat in focus, ``Derived.use_seat``)."""
     pend = d.pending()
     if d.closed:
         raise StateError("the game is closed: secrets were revealed; no more turns are accepted")
     if pend is None:
         raise StateError("the game is over", hint="run 'pbem verify GAME' to check the archive")
-    if d.my_seat is None or d.my_seat != pend.seat:
-        raise StateError(f"it is {pend.seat}'s move ({pend.phase}), not yours",
+    if pend.seat not in d.my_seats or d.focus not in (None, pend.seat):
+        whose = "yours" if d.focus is None else f"your seat {d.focus}'s"
+        raise StateError(f"it is {pend.seat}'s move ({pend.phase}), not {whose}",
                          hint=f"wait for {pend.seat}'s file, then 'pbem receive' it")
-    return pend, d.my_seat
+    d.use_seat(pend.seat)
+    return pend, pend.seat
 
 
 def produce_turn(session: Session, store: GameStore, d: Derived, orders_text: str,
@@ -288,13 +292,23 @@ def outbox_name(f: SignedFile) -> str:
 
 def repair(session: Session, store: GameStore) -> list[str]:
     d = load(session, store)
-    return store.repair(d.my_seat, lambda data: outbox_name(turnfile.parse(data)))
+    return repair_seats(store, d.my_seats)
+
+
+def repair_seats(store: GameStore, seats: tuple[str, ...]) -> list[str]:
+    """The store's repair for every seat this player holds (one seat: exactly the store's)."""
+    done: list[str] = []
+    for seat in seats or (None,):
+        done += [m for m in store.repair(seat, lambda data: outbox_name(turnfile.parse(data))) if m not in done]
+    return done
 
 
 def play(session: Session, store: GameStore, orders_text: str,
-         dice_request: int = 0, end_vote: str = "") -> tuple[SignedFile, Derived]:
+         dice_request: int = 0, end_vote: str = "", seat: str | None = None) -> tuple[SignedFile, Derived]:
+    """Play the pending decision of this player's seat (``seat``: refuse unless it is that seat's)."""
     repair(session, store)
     d = load(session, store)
+    d.use_seat(seat)
     data = produce_turn(session, store, d, orders_text, dice_request, end_vote)
     f = turnfile.parse(data)
     # Replay our own file exactly as every opponent will before anything is written.
@@ -303,6 +317,7 @@ def play(session: Session, store: GameStore, orders_text: str,
     store.add(f.seq, "turn", f.author, data)
     store.put_outbox(outbox_name(f), data)
     save_cache(store, d)
+    d.use_seat(None)
     return f, d
 
 
@@ -326,7 +341,7 @@ def receive(session: Session, data: bytes) -> Received:
             if have and have[0].read() == data:
                 return Received(f.game, f.kind, 0, f.author, "duplicate")
             raise Equivocation("a different proposal for an existing game id")
-        if con.seat_of(session.ident.card()) is None:
+        if not con.seats_of(session.ident.card()):
             raise NotAddressedToYou("this proposal gives your card no seat")
         from pbem.store.fsutil import atomic_write
 
@@ -377,18 +392,44 @@ def receive(session: Session, data: bytes) -> Received:
 
 def end(session: Session, store: GameStore, unilateral: str = "") -> tuple[SignedFile, Derived]:
     """Write this player's reveal: the game is over, every seat agreed to end it, or
-    (``unilateral`` "conceded" or "abandoned") this player ends it alone (pbem.play.ending)."""
+    (``unilateral`` "conceded" or "abandoned") this player ends it alone (pbem.play.ending).
+
+    A player holding several seats reveals for each (``end_all``); this returns the first.
+    """
+    files, d = end_all(session, store, unilateral)
+    return files[0], d
+
+
+def end_all(session: Session, store: GameStore, unilateral: str = "") -> tuple[list[SignedFile], Derived]:
+    """One reveal per seat of this player's not yet revealed: each seat's own master and secrets.
+
+    Only the first may end a live game alone; the others follow it ("over").
+    """
     d = derive(session, store)
-    data = reveal.make_reveal(session, store, d, unilateral)
-    f = turnfile.parse(data)
-    reveal.add_reveal(d, store, f)
-    store.add(f.seq, "reveal", f.author, data)
-    store.put_outbox(outbox_name(f), data)
-    return f, d
+    out: list[SignedFile] = []
+    todo: list[str | None] = [s for s in d.my_seats if s not in d.reveals]
+    for seat in todo or [None]:  # None: make_reveal says why this player cannot reveal
+        d.use_seat(seat)
+        data = reveal.make_reveal(session, store, d, "" if out else unilateral)
+        f = turnfile.parse(data)
+        reveal.add_reveal(d, store, f)
+        store.add(f.seq, "reveal", f.author, data)
+        store.put_outbox(outbox_name(f), data)
+        out.append(f)
+    d.use_seat(None)
+    return out, d
 
 
 def join(session: Session, proposal_data: bytes) -> tuple[SignedFile, Derived]:
-    from pbem.protocol.genesis import check_local_rules, make_join
+    """Join the game proposed; a player holding several seats joins them all (``join_seats``):
+    this returns the first join."""
+    joins, d = join_seats(session, proposal_data)
+    return joins[0], d
+
+
+def join_seats(session: Session, proposal_data: bytes) -> tuple[list[SignedFile], Derived]:
+    """One join per seat this player holds in the proposal (but the host's), each with its own master."""
+    from pbem.protocol.genesis import check_local_rules, joining_seats
 
     p = turnfile.parse(proposal_data)
     con = read_proposal(p)
@@ -399,25 +440,46 @@ def join(session: Session, proposal_data: bytes) -> tuple[SignedFile, Derived]:
                          hint="run 'pbem status' to see it")
     now = session.clock()
     signedtime.check_not_future(p, now)
-    data = make_join(session.ident, con, rng=session.rng, now=now)
-    jf = turnfile.parse(data)
+    if not joining_seats(con, session.ident.card()):
+        raise StateError("the host joined by proposing; there is nothing to join")
     d = begin(session, p)
-    add_join(session, d, jf)
+    made = _join_my_seats(session, d, now)
     store.add(0, "proposal", p.author, proposal_data)
-    store.add(0, "join", jf.author, data)
-    store.put_outbox(outbox_name(jf), data)
+    _store_joins(store, made)
     save_cache(store, d)
     inv = session.home.invitations / f"{p.game.hex()}.pbem"
     if inv.exists():
         inv.unlink()
-    return jf, d
+    return made, d
+
+
+def _join_my_seats(session: Session, d: Derived, now: int) -> list[SignedFile]:
+    from pbem.protocol.genesis import joining_seats, make_join
+
+    made = []
+    for seat in joining_seats(d.con, session.ident.card()):
+        jf = turnfile.parse(make_join(session.ident, d.con, rng=session.rng, now=now, seat=seat))
+        add_join(session, d, jf)
+        made.append(jf)
+    return made
+
+
+def _store_joins(store: GameStore, joins: list[SignedFile]) -> None:
+    for jf in joins:
+        store.add(0, "join", jf.author, jf.raw)
+        store.put_outbox(outbox_name(jf), jf.raw)
 
 
 def create(session: Session, proposal_data: bytes) -> Derived:
+    """Store the host's proposal, and the joins of the host's other seats where it holds several."""
     p = turnfile.parse(proposal_data)
     store = game_dir(session.home, p.game)
     d = begin(session, p)
+    # No clock read (nor randomness) unless the host holds further seats: a one-seat host's files
+    # stay exactly those of earlier releases.
+    made = _join_my_seats(session, d, session.clock()) if len(d.my_seats) > 1 else []
     store.add(0, "proposal", p.author, proposal_data)
     store.put_outbox(outbox_name(p), proposal_data)
+    _store_joins(store, made)
     save_cache(store, d)
     return d

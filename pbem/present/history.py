@@ -406,26 +406,20 @@ def seat_colours(seats: Sequence[str], sides: dict[str, Any]) -> dict[str, str]:
     return out
 
 
-def build_context(session: Session, store: GameStore) -> dict[str, Any]:
-    rp = replay(session, store)
-    d = rp.d
-    rules, con = d.rules, d.con
-    seats = list(con.seats)
-    gid = con.game_id.hex()
+def _picture(rules: RulesModule, public: Any) -> dict[str, Any] | None:
+    """The rules' map picture of a public state (None before the game starts)."""
+    if public is None:
+        return None
+    pic: dict[str, Any] | None = rules.summary_view(public, None, None).get("map")
+    return pic
 
-    def picture(public: Any) -> dict[str, Any] | None:
-        if public is None:
-            return None
-        pic: dict[str, Any] | None = rules.summary_view(public, None, None).get("map")
-        return pic
 
-    first = picture(rp.initial)
-    sides = (first or {}).get("sides", {})
-    colours = seat_colours(seats, sides)
-
+def _turn_sections(rules: RulesModule, files: Sequence[FileRecord], seats: Sequence[str],
+                   colours: dict[str, str]) -> tuple[list[dict[str, Any]], list[DieRoll]]:
+    """One section per game turn (its files, events, dice, combats and closing map), and every die rolled."""
     rolls: list[DieRoll] = []
     turns = []
-    for key, group in group_turns(rp.files):
+    for key, group in group_turns(files):
         files_ctx, combats, turn_rolls = [], [], 0
         for fr in group:
             evs = []
@@ -443,35 +437,60 @@ def build_context(session: Session, store: GameStore) -> dict[str, Any]:
         last = group[-1]
         turns.append({"key": key, "id": _slug(key), "first": group[0].seq, "last": last.seq,
                       "files": files_ctx, "combats": combats, "dice": turn_rolls,
-                      "map_svg": render.map_svg(_mark_combats(picture(last.public), group))})
+                      "map_svg": render.map_svg(_mark_combats(_picture(rules, last.public), group))})
+    return turns, rolls
 
-    stats = []
-    for st in dice_stats(rolls, seats):
-        stats.append({"seat": st.seat, "name": con.cards[st.seat].name if st.seat in con.cards else st.seat,
-                      "sides": st.sides, "n": st.n, "expected": st.expected, "mean": st.mean,
-                      "fair_mean": (st.sides + 1) / 2,
-                      "rows": [{"face": i + 1, "count": c, "diff": c - st.expected,
-                                "pct": 100 * c / st.n if st.n else 0.0} for i, c in enumerate(st.counts)],
-                      "chi2": st.chi2, "df": st.df, "p": st.p_value, "enough": st.enough,
-                      "verdict": st.verdict(), "chart": chart(st, colours.get(st.seat, "#666")),
-                      "fill": colours.get(st.seat, "#666")})
+
+def _stat_rows(d: Derived, rolls: Sequence[DieRoll], seats: Sequence[str],
+               colours: dict[str, str]) -> list[dict[str, Any]]:
+    """Dice statistics per seat and die size, with the chi-square verdict and the chart."""
+    cards = d.con.cards
+    return [{"seat": st.seat, "name": cards[st.seat].name if st.seat in cards else st.seat,
+             "sides": st.sides, "n": st.n, "expected": st.expected, "mean": st.mean,
+             "fair_mean": (st.sides + 1) / 2,
+             "rows": [{"face": i + 1, "count": c, "diff": c - st.expected,
+                       "pct": 100 * c / st.n if st.n else 0.0} for i, c in enumerate(st.counts)],
+             "chi2": st.chi2, "df": st.df, "p": st.p_value, "enough": st.enough,
+             "verdict": st.verdict(), "chart": chart(st, colours.get(st.seat, "#666")),
+             "fill": colours.get(st.seat, "#666")} for st in dice_stats(rolls, seats)]
+
+
+def _recorded_rolls(files: Sequence[FileRecord]) -> tuple[dict[str, int], int]:
+    """Public rolls the files record, per author, and the number of secret ones."""
     recorded: dict[str, int] = {}
     secret = 0
-    for fr in rp.files:
+    for fr in files:
         for r in fr.rolls:
             if r.get("secret"):
                 secret += int(r.get("count", 1))
             else:
                 recorded[fr.author] = recorded.get(fr.author, 0) + int(r.get("count", 1))
+    return recorded, secret
 
-    audit_ctx = None
-    if d.reveals:
-        from pbem.play import audit
 
-        rep = audit.audit(session, store)
-        audit_ctx = {"summary": audit.summary(d, rep), "clean": rep.clean, "complete": rep.complete,
-                     "violations": list(rep.violations), "missing": list(rep.missing_reveals)}
+def _audit_section(session: Session, store: GameStore, d: Derived) -> dict[str, Any] | None:
+    """The full audit's verdict, once the game has reveals."""
+    if not d.reveals:
+        return None
+    from pbem.play import audit
 
+    rep = audit.audit(session, store)
+    return {"summary": audit.summary(d, rep), "clean": rep.clean, "complete": rep.complete,
+            "violations": list(rep.violations), "missing": list(rep.missing_reveals)}
+
+
+def build_context(session: Session, store: GameStore) -> dict[str, Any]:
+    rp = replay(session, store)
+    d = rp.d
+    rules, con = d.rules, d.con
+    seats = list(con.seats)
+    gid = con.game_id.hex()
+    first = _picture(rules, rp.initial)
+    colours = seat_colours(seats, (first or {}).get("sides", {}))
+    turns, rolls = _turn_sections(rules, rp.files, seats, colours)
+    stats = _stat_rows(d, rolls, seats, colours)
+    recorded, secret = _recorded_rolls(rp.files)
+    audit_ctx = _audit_section(session, store, d)
     pend = d.pending() if d.started and not d.closed else None
     final = rules.summary_view(d.public, None, None) if d.started else {"facts": [], "tables": []}
     return {

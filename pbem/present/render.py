@@ -8,10 +8,11 @@ summary layout and no game touches templates or mail. A game's
 * ``tables``: ``[{"title", "columns": [...], "rows": [[...], ...]}]``;
 * ``facts``: ``[[label, value], ...]`` (turn, weather, ...).
 
-A map picture (hex maps; flat-topped hexes, XXYY ids, even columns shifted
-down half a hex, as on most wargame maps)::
+A map picture (hex maps; flat-topped hexes, XXYY ids; ``low_columns``, optional,
+"even" (default, as on most wargame maps) or "odd": the columns drawn half a hex
+lower, the column convention of pbem.kit.hexgrid)::
 
-    {"type": "hex", "cols": int, "rows": int,
+    {"type": "hex", "cols": int, "rows": int, "low_columns": "even",
      "hexes": [{"id": "0405", "fill": "#rrggbb", "label": "Paris",
                 "marker": "capital|city|port|factory|none", "owner": side or None}],
      "hexsides": [{"a": "0405", "b": "0406", "kind": "river|border|coast"}],
@@ -40,10 +41,11 @@ from typing import Any
 
 import jinja2
 
+from pbem.errors import InvalidInput
+from pbem.kit.hexgrid import EVEN_COLUMNS_LOW, GRIDS, SQ3, Grid
 from pbem.kit.share import find_shared
 
 HEX = 14.0  # centre-to-corner in SVG units
-SQ3 = math.sqrt(3)
 
 
 def templates_dir() -> Path:
@@ -73,15 +75,21 @@ def environment() -> jinja2.Environment:
     )
 
 
-def hex_center(col: int, row: int) -> tuple[float, float]:
-    x = HEX + 1.5 * HEX * (col - 1)
-    y = SQ3 / 2 * HEX + SQ3 * HEX * (row - 1 + (0.5 if col % 2 == 0 else 0.0))
-    return x, y
+def hex_center(col: int, row: int, grid: Grid = EVEN_COLUMNS_LOW) -> tuple[float, float]:
+    return grid.center(col, row, HEX)
 
 
-def hex_corners(col: int, row: int) -> list[tuple[float, float]]:
-    cx, cy = hex_center(col, row)
-    return [(cx + HEX * math.cos(math.pi / 3 * i), cy + HEX * math.sin(math.pi / 3 * i)) for i in range(6)]
+def hex_corners(col: int, row: int, grid: Grid = EVEN_COLUMNS_LOW) -> list[tuple[float, float]]:
+    return grid.corners(col, row, HEX)
+
+
+def picture_grid(picture: dict[str, Any]) -> Grid:
+    """The column convention a map picture is drawn with (``low_columns``, default "even")."""
+    name = picture.get("low_columns", "even")
+    if name not in GRIDS:
+        raise InvalidInput(f"map picture: low_columns must be 'even' or 'odd', got {name!r}",
+                           hint="the game's summary_view drew a picture this renderer cannot read")
+    return GRIDS[name]
 
 
 def _svg_points(pts: list[tuple[float, float]]) -> str:
@@ -92,10 +100,10 @@ def _cr(hex_id: str) -> tuple[int, int]:
     return int(hex_id[:2]), int(hex_id[2:])
 
 
-def _edge(a: str, b: str) -> tuple[float, float, float, float] | None:
+def _edge(a: str, b: str, grid: Grid) -> tuple[float, float, float, float] | None:
     """The shared edge of two adjacent hexes, as a segment."""
-    ax, ay = hex_center(*_cr(a))
-    bx, by = hex_center(*_cr(b))
+    ax, ay = hex_center(*_cr(a), grid)
+    bx, by = hex_center(*_cr(b), grid)
     mx, my = (ax + bx) / 2, (ay + by) / 2
     dx, dy = bx - ax, by - ay
     n = math.hypot(dx, dy)
@@ -124,25 +132,26 @@ def layout(picture: dict[str, Any]) -> MapSvg:
     w = HEX * (1.5 * cols + 0.5) + 2
     h = SQ3 * HEX * (rows + 0.5) + 2
     m = MapSvg(w, h, sides=picture.get("sides", {}))
+    grid = picture_grid(picture)
     for hx in picture.get("hexes", []):
         c, r = _cr(hx["id"])
-        cx, cy = hex_center(c, r)
-        xy = hex_corners(c, r)
+        cx, cy = hex_center(c, r, grid)
+        xy = hex_corners(c, r, grid)
         m.hexes.append({**hx, "points": _svg_points(xy), "xy": xy, "cx": cx, "cy": cy})
         if hx.get("label"):
             m.labels.append({"x": cx, "y": cy + HEX * 0.78, "text": hx["label"]})
     for e in picture.get("hexsides", []):
-        seg = _edge(e["a"], e["b"])
+        seg = _edge(e["a"], e["b"], grid)
         if seg:
             m.edges.append({"kind": e["kind"], "x1": seg[0], "y1": seg[1], "x2": seg[2], "y2": seg[3]})
     for ln in picture.get("lines", []):
-        xy = [hex_center(*_cr(h)) for h in ln["hexes"]]
+        xy = [hex_center(*_cr(h), grid) for h in ln["hexes"]]
         m.lines.append({"kind": ln["kind"], "points": _svg_points(xy), "xy": xy})
     stacks: dict[str, int] = {}
     for u in picture.get("units", []):
         i = stacks.get(u["hex"], 0)
         stacks[u["hex"]] = i + 1
-        cx, cy = hex_center(*_cr(u["hex"]))
+        cx, cy = hex_center(*_cr(u["hex"]), grid)
         side = m.sides.get(u.get("side", ""), {})
         if u.get("face_down"):
             # Only where it is and whose: nothing a hidden unit's picture held reaches the drawing.
@@ -150,7 +159,7 @@ def layout(picture: dict[str, Any]) -> MapSvg:
         m.units.append({**u, "x": cx - 8 + 2.5 * i, "y": cy - 8 - 2.5 * i, "face_down": bool(u.get("face_down")),
                         "fill": side.get("fill", "#888"), "ink": side.get("ink", "#000")})
     for hl in picture.get("highlights", []):
-        xy = hex_corners(*_cr(hl["hex"]))
+        xy = hex_corners(*_cr(hl["hex"]), grid)
         m.highlights.append({**hl, "points": _svg_points(xy), "xy": xy})
     return m
 

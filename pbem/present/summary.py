@@ -37,12 +37,31 @@ def _event_view(d: Derived, e: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+def _sides(d: Derived, seat: str) -> list[str]:
+    return list(d.sides.get(seat, [seat]))
+
+
+def seating(d: Derived) -> list[dict[str, Any]]:
+    """One entry per player: its seats and the sides each plays (the summary's "Seats and sides")."""
+    con = d.con
+    return [{"name": con.cards[first].name, "seats": [{"seat": s, "sides": _sides(d, s)} for s in held],
+             "text": "; ".join(f"{s}: {', '.join(_sides(d, s))}" for s in held)}
+            for first, held in con.players().items()]
+
+
 def build(d: Derived, recipient: str | None, *, private: bool = False) -> dict[str, Any]:
+    """The summary for the player holding seat ``recipient`` (None: an observer).
+
+    A player holding several seats gets one summary: "since your last turn"
+    counts every file of its seats, the pending decision is theirs if any of
+    its seats must act, and the private view is that of ``recipient``.
+    """
     con = d.con
     gid = con.game_id.hex()
     scen = con.h["scenario"]
     pend = d.pending() if d.started and not d.closed else None
-    last_own = max((e["seq"] for e in d.log if e["author"] == recipient), default=0)
+    mine = con.fellow_seats(recipient) if recipient in con.cards else ()
+    last_own = max((e["seq"] for e in d.log if e["author"] in mine), default=0)
     since = [e for e in d.log if e["seq"] > last_own] or d.log[-1:]
     happened = [{"seq": e["seq"], "author": e["author"], "phase": e["phase"], "when": _when(e["time"]),
                  "events": [_event_view(d, ev) for ev in e["events"]]} for e in since]
@@ -50,16 +69,20 @@ def build(d: Derived, recipient: str | None, *, private: bool = False) -> dict[s
                "label": d.est["commits"].get(ref, {}).get("label", "?"),
                "seat": d.est["commits"].get(ref, {}).get("seat", "?")}
               for ref, o in d.est.get("opened", {}).items() if o.get("seq", 0) > last_own]
-    view = d.rules.summary_view(d.public, d.private if private else None, recipient) if d.started else {
+    view = d.rules.summary_view(d.public, d.privates.get(recipient) if private and recipient else None,
+                                recipient) if d.started else {
         "map": None, "tables": [], "facts": []}
     from pbem.present import render
 
-    players = [{"seat": s, "name": c.name, "email": c.email, "fingerprint": c.fingerprint}
-               for s, c in sorted(con.cards.items())]
+    players = [{"seat": s, "name": c.name, "email": c.email, "fingerprint": c.fingerprint,
+                "sides": _sides(d, s)} for s, c in sorted(con.cards.items())]
+    # Shown only where a seat plays other sides than its own name, or a player holds several seats.
+    plain = all(_sides(d, s) == [s] for s in con.seats) and len(con.players()) == len(con.seats)
     ctx: dict[str, Any] = {
         "title": f"{d.rules.title or con.h['rules']}: {scen}",
         "game_id": gid, "game_short": gid[:12], "seq": d.seq, "rules": con.h["rules"], "scenario": scen,
         "recipient": recipient, "private": private, "players": players,
+        "your_seats": list(mine), "seating": [] if plain else seating(d),
         "pending": None, "happened": happened, "opened": opened,
         "facts": view.get("facts", []), "tables": view.get("tables", []),
         "map_svg": render.map_svg(view.get("map")), "has_map": bool(view.get("map")),
@@ -69,7 +92,8 @@ def build(d: Derived, recipient: str | None, *, private: bool = False) -> dict[s
     }
     if pend is not None:
         ctx["pending"] = {"seat": pend.seat, "phase": pend.phase, "wanted": pend.wanted, "kind": pend.kind,
-                          "is_you": pend.seat == recipient,
+                          "is_you": pend.seat in mine,
+                          "sides": "" if plain else ", ".join(_sides(d, pend.seat)),
                           "name": con.cards[pend.seat].name,
                           "commands": [f"pbem orders template {gid[:12]} > orders.txt",
                                        f"pbem orders check {gid[:12]} --orders orders.txt",
@@ -85,3 +109,12 @@ def subject(d: Derived) -> str:
         state = "game over" if d.started else "waiting for joins"
         return f"[pbem] {d.con.h['scenario']} {gid}: file {d.seq}: {state}"
     return f"[pbem] {d.con.h['scenario']} {gid}: file {d.seq}: {pend.phase}: {pend.seat} to act"
+
+
+def seats_text(d: Derived, seats: tuple[str, ...] | list[str]) -> str:
+    """'a' or 'a, c' for one player's seats, with the sides where they differ: 'axis (germany, italy)'."""
+    out = []
+    for s in seats:
+        sides = _sides(d, s)
+        out.append(s if sides == [s] else f"{s} ({', '.join(sides)})")
+    return ", ".join(out)

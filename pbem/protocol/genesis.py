@@ -47,6 +47,7 @@ class Constitution:
     cards: dict[str, Card]
     options: dict[str, Any]
     _initial: tuple[Any, dict[str, Any]] | None = field(default=None, repr=False, compare=False)
+    _scenario: rulesapi.Scenario | None = field(default=None, repr=False, compare=False)
 
     def initial_state(self) -> tuple[Any, dict[str, Any]]:
         """The rules' starting (public, private by seat), a fresh copy each call.
@@ -55,10 +56,19 @@ class Constitution:
         the costly part, and genesis, the start of play and the audit all need it.
         """
         if self._initial is None:
-            scen = self.rules.load_scenario(self.h["scenario"])
-            self._initial = self.rules.initial_state(scen, {s: c.name for s, c in self.cards.items()},
+            self._initial = self.rules.initial_state(self.scenario, {s: c.name for s, c in self.cards.items()},
                                                      self.options)
         return copy.deepcopy(self._initial)
+
+    @property
+    def scenario(self) -> rulesapi.Scenario:
+        """The scenario this pbem loads under the proposal's name (loaded once)."""
+        if self._scenario is None:
+            self._scenario = self.rules.load_scenario(self.h["scenario"])
+        return self._scenario
+
+    def sides_of(self, seat: str) -> tuple[str, ...]:
+        return self.scenario.sides_of(seat)
 
     @property
     def game_id(self) -> bytes:
@@ -80,11 +90,26 @@ class Constitution:
     def rules(self) -> rulesapi.RulesModule:
         return rulesapi.get(self.h["rules"])
 
+    def seats_of(self, card: Card) -> tuple[str, ...]:
+        """Every seat ``card`` holds, in seat order (several only where the scenario allows it)."""
+        return tuple(s for s in self.seats if self.cards[s].fingerprint == card.fingerprint)
+
     def seat_of(self, card: Card) -> str | None:
-        for seat, c in self.cards.items():
-            if c.fingerprint == card.fingerprint:
-                return seat
-        return None
+        """The first seat ``card`` holds, or None."""
+        mine = self.seats_of(card)
+        return mine[0] if mine else None
+
+    def players(self) -> dict[str, tuple[str, ...]]:
+        """One entry per player (card): its first seat -> every seat it holds, in seat order."""
+        out: dict[str, tuple[str, ...]] = {}
+        for seat in self.seats:
+            if not any(seat in held for held in out.values()):
+                out[seat] = self.seats_of(self.cards[seat])
+        return out
+
+    def fellow_seats(self, seat: str) -> tuple[str, ...]:
+        """The seats held by the player who holds ``seat`` (``seat`` included)."""
+        return self.seats_of(self.cards[seat])
 
     def params(self, roots: dict[str, bytes]) -> GameParams:
         return GameParams(self.game_id, self.seats, roots, int(self.options["dice_depth"]),
@@ -146,9 +171,7 @@ def read_proposal(f: SignedFile) -> Constitution:
     host = Card.from_bytes(raw_cards[f.author])
     f.verify_signature(host.signing_key)
     cards: dict[str, Card] = {s: (host if s == f.author else Card.from_bytes(raw)) for s, raw in raw_cards.items()}
-    fprs = [c.fingerprint for c in cards.values()]
-    if len(set(fprs)) != len(fprs):
-        raise InvalidInput("proposal: one player card holds two seats")
+    _check_shared_cards(f, cards)
     opts = dict(DEFAULT_OPTIONS)
     opts.update(f.header["options"])
     depth, window = opts["dice_depth"], opts["dice_window"]
@@ -156,6 +179,34 @@ def read_proposal(f: SignedFile) -> Constitution:
             and 1 <= window <= schema.MAX_WINDOW and isinstance(opts["strict_dice"], bool)):
         raise InvalidInput("proposal: dice options out of range")
     return Constitution(f, cards, opts)
+
+
+def _check_shared_cards(f: SignedFile, cards: dict[str, Card]) -> None:
+    """Refuse a card holding several seats unless this pbem's copy of the scenario allows it.
+
+    Checked by every tool that reads the proposal, against its own scenario
+    (whose hash must be the proposal's), so the host cannot grant itself seats.
+    """
+    held: dict[str, int] = {}
+    for c in cards.values():
+        held[c.fingerprint] = held.get(c.fingerprint, 0) + 1
+    most = max(held.values())
+    if most == 1:
+        return
+    h = f.header
+    try:
+        scen = rulesapi.get(h["rules"]).load_scenario(h["scenario"])
+    except PbemError:
+        raise InvalidInput("proposal: one player card holds two seats, and this pbem cannot load "
+                           f"scenario {h['scenario']!r} of {h['rules']!r} to check that it allows it") from None
+    if scen.digest != h["scenario_hash"]:
+        raise Unsupported(f"scenario {h['scenario']} differs from this pbem's copy",
+                          hint="all players must run the same pbem release")
+    if most > scen.seats_per_player:
+        raise InvalidInput(f"proposal: one player card holds {most} seats; scenario {scen.name} allows "
+                           f"{scen.seats_per_player} per player",
+                           hint="give every seat its own player's card" if scen.seats_per_player == 1 else
+                           f"give no player more than {scen.seats_per_player} seats")
 
 
 def check_local_rules(con: Constitution) -> None:
@@ -200,6 +251,8 @@ def open_escrow(ident: Identity, blob: bytes) -> bytes:
 def make_proposal(ident: Identity, *, rules_name: str, scenario: str, my_seat: str,
                   cards: dict[str, Card], options: dict[str, Any], rng: Any, now: int
                   ) -> bytes:
+    """The host's proposal, signed by ``my_seat``. The host's other seats (where the scenario lets
+    one player hold several) join like any other seat (pbem.play.game.create writes their joins)."""
     rules = rulesapi.get(rules_name)
     scen = rules.load_scenario(scenario)
     if my_seat not in cards:
@@ -230,13 +283,25 @@ def make_proposal(ident: Identity, *, rules_name: str, scenario: str, my_seat: s
     return turnfile.seal(header, ident.sign)
 
 
-def make_join(ident: Identity, con: Constitution, *, rng: Any, now: int) -> bytes:
-    seat = con.seat_of(ident.card())
-    if seat is None:
+def joining_seats(con: Constitution, card: Card) -> tuple[str, ...]:
+    """The seats ``card`` joins: every seat it holds but the host's (which joined by proposing)."""
+    mine = con.seats_of(card)
+    if not mine:
         raise NotAddressedToYou("your card holds no seat in this game",
                                 hint="ask the host to propose the game with your card")
-    if seat == con.host:
-        raise StateError("the host joined by proposing; there is nothing to join")
+    return tuple(s for s in mine if s != con.host)
+
+
+def make_join(ident: Identity, con: Constitution, *, rng: Any, now: int, seat: str | None = None) -> bytes:
+    """A join for ``seat`` (default: the first seat this card joins). Each seat joins on its own,
+    with its own dice master: one player's seats stay separate rollers (docs/protocol.md §6a)."""
+    seats = joining_seats(con, ident.card())
+    if seat is None:
+        if not seats:
+            raise StateError("the host joined by proposing; there is nothing to join")
+        seat = seats[0]
+    elif seat not in seats:
+        raise NotAddressedToYou(f"your card holds no joining seat {seat!r} in this game")
     master = rng(32)
     depth = int(con.options["dice_depth"])
     tree = dice.SeedTree(master, con.game_id, seat, depth)

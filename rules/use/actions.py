@@ -14,21 +14,24 @@ from __future__ import annotations
 from typing import Any
 
 from . import politics, strictdice
-from .activation import activate, end_activation
+from .activation import activate, activation_after, check_activate, end_activation
 from .airduel import Roller
-from .combat import resolve_air_strike, resolve_ground
+from .combat import air_support_ban, resolve_air_strike, resolve_ground
 from .geo import Board
-from .movement import air_move, attack_cost, move_ground
+from .movement import air_move, attack_cost, check_air_move, move_ground
 from .refusals import illegal
 from .state import (
+    Combat,
     State,
     Unit,
     enemies,
     faction_of,
     ground_at,
+    hex_of,
     is_air,
     is_ground,
     is_naval,
+    on_map,
     units_at,
 )
 
@@ -36,7 +39,6 @@ Order = dict[str, Any]
 Events = list[dict[str, Any]]
 MAX_ASSAULTERS = 3  # USE 5.3.3: up to 3 attacking units against one hex
 AIR_STRIKE_RANGE = 7  # USE 6.2.2
-AIR_SUPPORT_RANGE = 5  # USE 6.2.3
 
 
 def own_unit(state: State, order: Order, uid: str, faction: str, b: Board | None = None) -> Unit:
@@ -52,28 +54,38 @@ def own_unit(state: State, order: Order, uid: str, faction: str, b: Board | None
     if u["box"] is not None and u["box"] in geo_land_boxes(state):
         illegal(order, f"{uid} is in Map Box {u['box']}: no combat or action there but movement", "1.3.5",
                 "move it out to an edge hex first")
-    if u["box"] is not None or u["hex"] is None:
+    if not on_map(u):
         illegal(order, f"{uid} is not on the map", "6.0")
     return u
 
 
-def geo_land_boxes(state: State) -> dict[str, Any]:
+def geo_land_boxes(state: State) -> dict[str, tuple[str, frozenset[str]]]:
     from .geo import board
 
     return board(state).land_boxes
 
 
-def do_move(state: State, b: Board, order: Order, faction: str, events: Events, ctx: Any = None) -> None:
+def check_move(state: State, b: Board, order: Order, faction: str) -> None:
+    """Refuse a 'move' before anything changes; the path itself is checked hex by hex as the
+    unit moves (movement.py, naval.py), so a refusal there is undone by the file's rollback."""
     unit = own_unit(state, order, order["unit"], faction, b)
     if is_air(unit):
         illegal(order, "air units move with 'rebase' (USE 6.2.1)", "6.2.1")
+    if is_naval(unit):
+        return
+    if order.get("carry") or order.get("escort"):
+        illegal(order, "only a naval unit carries or is escorted ('carry', 'escort')", "6.4.4")
+    check_activate(state, order, unit)
+
+
+def do_move(state: State, b: Board, order: Order, faction: str, events: Events, ctx: Any = None) -> None:
+    """Checked by ``check_move``."""
+    unit = state["units"][order["unit"]]
     if is_naval(unit):
         from .naval import naval_move
 
         naval_move(state, b, order, unit, events, ctx)
         return
-    if order.get("carry") or order.get("escort"):
-        illegal(order, "only a naval unit carries or is escorted ('carry', 'escort')", "6.4.4")
     activate(state, b, order, unit, events)
     was_fort = unit["fort"]
     move_ground(state, b, order, unit, order["path"], events)
@@ -81,24 +93,35 @@ def do_move(state: State, b: Board, order: Order, faction: str, events: Events, 
         unit["fort"] = False
 
 
-def do_rebase(state: State, b: Board, order: Order, faction: str, events: Events) -> None:
-    """USE 6.2.1 Air Rebase: an air action that moves the unit and adds 1 Sortie."""
+def check_rebase(state: State, b: Board, order: Order, faction: str) -> None:
     unit = own_unit(state, order, order["unit"], faction, b)
     if not is_air(unit):
         illegal(order, f"{unit['id']} is not an air unit", "6.2.1")
+    check_activate(state, order, unit)
+    check_air_move(state, b, order, unit, order["to"], activation_after(state, unit)[0])
+
+
+def do_rebase(state: State, b: Board, order: Order, faction: str, events: Events) -> None:
+    """USE 6.2.1 Air Rebase: an air action that moves the unit and adds 1 Sortie (``check_rebase``)."""
+    unit = state["units"][order["unit"]]
     act = activate(state, b, order, unit, events)
     air_move(state, b, order, unit, order["to"], act["mp"], events)
     end_activation(state, events)
 
 
-def do_fort(state: State, b: Board, order: Order, faction: str, events: Events) -> None:
+def check_fort(state: State, order: Order, faction: str) -> None:
     """USE 1.7.1 / 15.12: a unit ending its activation may occupy a friendly fort in its hex."""
     unit = own_unit(state, order, order["unit"], faction)
-    if state["forts"].get(unit["hex"]) != faction or not is_ground(unit):
+    if state["forts"].get(hex_of(unit)) != faction or not is_ground(unit):
         illegal(order, f"no friendly fort for {unit['id']} at {unit['hex']}", "15.12")
     act = state["activation"]
     if act is None or act["unit"] != unit["id"]:
         illegal(order, f"{unit['id']} may occupy a fort only when ending its activation", "1.7.1")
+
+
+def do_fort(state: State, b: Board, order: Order, faction: str, events: Events) -> None:
+    """Checked by ``check_fort``."""
+    unit = state["units"][order["unit"]]
     unit["fort"] = True
     events.append({"kind": "fort", "unit": unit["id"], "hex": unit["hex"]})
     end_activation(state, events)
@@ -114,41 +137,83 @@ def _defender_at(state: State, order: Order, target: str, faction: str, rule: st
     return d
 
 
-def _pay_attack(state: State, b: Board, order: Order, unit: Unit, target: str, faction: str) -> None:
-    act = state["activation"]
-    assert act is not None
-    if not b.adjacent(unit["hex"], target):
+def _check_attack_cost(state: State, b: Board, order: Order, unit: Unit, target: str, faction: str,
+                       mp: int) -> None:
+    """The attacker is adjacent, not in a fort, and has the MP to attack ``target`` (5.3.2)."""
+    at = hex_of(unit)
+    if not b.adjacent(at, target):
         illegal(order, f"{unit['id']} at {unit['hex']} is not adjacent to {target}", "5.3.2")
     if unit["fort"]:
         illegal(order, f"{unit['id']} occupies a fort and cannot attack", "15.12")
-    cost = attack_cost(state, b, unit["hex"], target, faction)
+    cost = attack_cost(state, b, at, target, faction)
     if cost is None:
         illegal(order, f"{unit['id']} cannot attack across that hexside into {target}", "4.2.3")
-    if cost > act["mp"]:
+    if cost > mp:
         illegal(order, f"attacking {target} costs {cost} MP (terrain + attacking a unit); "
-                f"{unit['id']} has {act['mp']}", "5.3.2")
+                f"{unit['id']} has {mp}", "5.3.2")
+
+
+def _pay_attack(state: State, b: Board, unit: Unit, target: str, faction: str) -> None:
+    """Checked by ``_check_attack_cost``."""
+    act = state["activation"]
+    assert act is not None
+    cost = attack_cost(state, b, hex_of(unit), target, faction)
+    assert cost is not None
     act["mp"] -= cost
     act["fresh"] = False
 
 
-def _activate_attacker(state: State, b: Board, order: Order, faction: str, events: Events,
-                       role: str, verb: str, what: str, rule: str) -> Unit:
-    """The named (or active) ground unit that makes this attack, activated (USE 6.0)."""
-    uid = order.get("unit") or (state["activation"] or {}).get("unit")
+def _attacker_id(state: State, order: Order) -> str | None:
+    act = state["activation"]
+    uid: str | None = order.get("unit") or (act["unit"] if act is not None else None)
+    return uid
+
+
+def _check_attacker(state: State, order: Order, faction: str, role: str, verb: str, what: str,
+                    rule: str) -> Unit:
+    """The named (or active) ground unit that makes this attack, which may be activated (USE 6.0)."""
+    uid = _attacker_id(state, order)
     if not uid:
         illegal(order, f"name the {role} unit ('{verb} HEX from UNIT')", rule)
     unit = own_unit(state, order, uid, faction)
     if not is_ground(unit):
         illegal(order, f"only ground units make {what}", rule)
+    check_activate(state, order, unit)
+    return unit
+
+
+def _activate_attacker(state: State, b: Board, order: Order, events: Events) -> Unit:
+    uid = _attacker_id(state, order)
+    assert uid is not None
+    unit = state["units"][uid]
     activate(state, b, order, unit, events)
     return unit
 
 
-def declare_mobile(state: State, b: Board, order: Order, faction: str, ctx: Any, events: Events) -> None:
+def _check_air(state: State, b: Board, order: Order, commit: bool, uid: str, faction: str, target: str,
+               hint: str | None = None) -> None:
+    """Only a side that Will Commits may add an air unit (5.1 step 2), one able to give Air Support."""
+    if not commit:
+        illegal(order, "only a side that Will Commits may add an air unit", "5.1")
+    ban = air_support_ban(state, b, uid, faction, target)
+    if ban:
+        illegal(order, ban[1], ban[0], hint if ban[0] == "6.2.3" else None)
+
+
+def _check_attacker_air(state: State, b: Board, order: Order, faction: str, ctx: Any) -> None:
+    """The attacker's air unit, sealed with its Will Commit: checked by its author only (others
+    see the sealed order) and again when the combat resolves."""
+    if ctx.author_mode and order.get("air"):
+        _check_air(state, b, order, bool(order.get("commit")), order["air"], faction, order["target"],
+                   "an air unit of yours within 5 hexes of the defender, under 6 Sorties")
+
+
+def check_mobile(state: State, b: Board, order: Order, faction: str, ctx: Any) -> None:
     """USE 5.3.2 Mobile attack by the active unit against an adjacent enemy not in a fort."""
-    unit = _activate_attacker(state, b, order, faction, events, "attacking", "attack", "Mobile attacks", "5.3.2")
+    unit = _check_attacker(state, order, faction, "attacking", "attack", "Mobile attacks", "5.3.2")
     uid = unit["id"]
-    if state["activation"]["stopped"]:
+    mp, stopped = activation_after(state, unit)
+    if stopped:
         illegal(order, f"{uid} has designated an Assault and ended its movement", "5.3.3")
     if unit["attack_mode"] == "assault":
         illegal(order, f"{uid} designated an Assault this phase and cannot also make a Mobile attack", "5.3.3")
@@ -156,58 +221,90 @@ def declare_mobile(state: State, b: Board, order: Order, faction: str, ctx: Any,
     d = _defender_at(state, order, target, faction, "5.3.2")
     if d["fort"]:
         illegal(order, f"{d['id']} occupies a fort: only an Assault can attack it", "5.3.2")
-    _pay_attack(state, b, order, unit, target, faction)
+    _check_attack_cost(state, b, order, unit, target, faction, mp)
+    _check_attacker_air(state, b, order, faction, ctx)
+
+
+def declare_mobile(state: State, b: Board, order: Order, faction: str, ctx: Any, events: Events) -> None:
+    """Checked by ``check_mobile``."""
+    unit = _activate_attacker(state, b, order, events)
+    target = order["target"]
+    d = ground_at(state, target)
+    assert d is not None
+    _pay_attack(state, b, unit, target, faction)
     _open_combat(state, b, order, faction, ctx, events, kind="mobile", target=target, defender=d,
-                 attackers=[uid])
+                 attackers=[unit["id"]])
 
 
-def declare_assault(state: State, b: Board, order: Order, faction: str, events: Events) -> None:
+def check_assault(state: State, b: Board, order: Order, faction: str) -> None:
     """USE 5.3.3: place an Assault marker against an adjacent enemy; this ends the unit's movement."""
-    unit = _activate_attacker(state, b, order, faction, events, "assaulting", "assault", "Assaults", "5.3.3")
+    unit = _check_attacker(state, order, faction, "assaulting", "assault", "Assaults", "5.3.3")
     uid = unit["id"]
     if unit["attack_mode"] == "mobile":
         illegal(order, f"{uid} made a Mobile attack this phase and cannot also Assault", "5.3.3")
     target = order["target"]
     _defender_at(state, order, target, faction, "5.3.3")
-    entry = state["assaults"].setdefault(target, {"faction": faction, "units": []})
-    if uid in entry["units"]:
+    entry = state["assaults"].get(target)
+    units = entry["units"] if entry is not None else []
+    if uid in units:
         illegal(order, f"{uid} already assaults {target}", "5.3.3")
-    if len(entry["units"]) >= MAX_ASSAULTERS:
+    if len(units) >= MAX_ASSAULTERS:
         illegal(order, f"{target} already has {MAX_ASSAULTERS} assaulting units", "5.3.3")
-    _pay_attack(state, b, order, unit, target, faction)
+    _check_attack_cost(state, b, order, unit, target, faction, activation_after(state, unit)[0])
+
+
+def declare_assault(state: State, b: Board, order: Order, faction: str, events: Events) -> None:
+    """Checked by ``check_assault``."""
+    unit = _activate_attacker(state, b, order, events)
+    uid = unit["id"]
+    target = order["target"]
+    entry = state["assaults"].setdefault(target, {"faction": faction, "units": []})
+    _pay_attack(state, b, unit, target, faction)
     entry["units"].append(uid)
     unit["attack_mode"] = "assault"
     events.append({"kind": "assault-designated", "unit": uid, "target": target})
     end_activation(state, events)
 
 
-def declare_resolve(state: State, b: Board, order: Order, faction: str, ctx: Any, events: Events) -> None:
+def _assaulters(state: State, order: Order) -> tuple[str, list[str]]:
+    """The primary unit named (or the first) and the units of the Assault still on the map."""
+    entry = state["assaults"][order["target"]]
+    units = [u for u in entry["units"] if on_map(state["units"][u])]
+    prim: str = order.get("unit") or units[0]
+    return prim, units
+
+
+def check_resolve(state: State, b: Board, order: Order, faction: str, ctx: Any) -> None:
     """USE 5.3.3: resolve a designated Assault (never during an active unit's movement)."""
-    end_activation(state, events)
     target = order["target"]
     entry = state["assaults"].get(target)
     if entry is None or entry["faction"] != faction:
         illegal(order, f"no Assault marker of yours points at {target}", "5.3.3",
                 "designate it first: 'assault HEX from UNIT'")
-    units = [u for u in entry["units"] if state["units"][u]["box"] is None]
-    prim = order.get("unit") or units[0]
+    prim, units = _assaulters(state, order)
     if prim not in units:
         illegal(order, f"{prim} is not one of the units assaulting {target}", "5.1")
-    d = _defender_at(state, order, target, faction, "5.3.3")
+    _defender_at(state, order, target, faction, "5.3.3")
+    _check_attacker_air(state, b, order, faction, ctx)
+
+
+def declare_resolve(state: State, b: Board, order: Order, faction: str, ctx: Any, events: Events) -> None:
+    """Checked by ``check_resolve``."""
+    end_activation(state, events)
+    target = order["target"]
+    prim, units = _assaulters(state, order)
+    d = ground_at(state, target)
+    assert d is not None
     del state["assaults"][target]
     attackers = [prim] + [u for u in units if u != prim]
     _open_combat(state, b, order, faction, ctx, events, kind="assault", target=target, defender=d,
                  attackers=attackers)
 
 
-def declare_air_strike(state: State, b: Board, order: Order, faction: str, ctx: Any, events: Events) -> None:
-    """USE 6.2.2: an air unit attacks an enemy air or naval unit within 7 hexes."""
-    unit = own_unit(state, order, order["unit"], faction)
-    if not is_air(unit):
-        illegal(order, f"{unit['id']} is not an air unit", "6.2.2")
-    activate(state, b, order, unit, events)
+def _strike_target(state: State, b: Board, order: Order, unit: Unit, faction: str) -> tuple[Unit, list[str]]:
+    """The unit an Air Strike attacks and the escorts it fights first; refuses an illegal strike."""
     target = order["target"]
-    if b.distance(unit["hex"], target) > AIR_STRIKE_RANGE:
+    if b.distance(hex_of(unit), target) > AIR_STRIKE_RANGE:
         illegal(order, f"{target} is more than {AIR_STRIKE_RANGE} hexes from {unit['id']}", "6.2.2")
     victims = [u for u in units_at(state, target) if not is_ground(u) and enemies(faction_of(state, u), faction)]
     if not victims:
@@ -227,46 +324,56 @@ def declare_air_strike(state: State, b: Board, order: Order, faction: str, ctx: 
     ban = politics.may_attack(state, faction, faction_of(state, d) or "")
     if ban:
         illegal(order, ban[1], ban[0])
+    return d, escorts
+
+
+def check_air_strike(state: State, b: Board, order: Order, faction: str, ctx: Any) -> None:
+    """USE 6.2.2: an air unit attacks an enemy air or naval unit within 7 hexes."""
+    unit = own_unit(state, order, order["unit"], faction)
+    if not is_air(unit):
+        illegal(order, f"{unit['id']} is not an air unit", "6.2.2")
+    check_activate(state, order, unit)
+    _strike_target(state, b, order, unit, faction)
+    _check_attacker_air(state, b, order, faction, ctx)
+
+
+def declare_air_strike(state: State, b: Board, order: Order, faction: str, ctx: Any, events: Events) -> None:
+    """Checked by ``check_air_strike``."""
+    unit = state["units"][order["unit"]]
+    activate(state, b, order, unit, events)
+    d, escorts = _strike_target(state, b, order, unit, faction)
     end_activation(state, events)
-    _open_combat(state, b, order, faction, ctx, events, kind="air-strike", target=target, defender=d,
-                 attackers=[unit["id"]], extra={"escorts": escorts} if escorts else None)
+    _open_combat(state, b, order, faction, ctx, events, kind="air-strike", target=order["target"], defender=d,
+                 attackers=[unit["id"]], escorts=escorts)
 
 
 def _open_combat(state: State, b: Board, order: Order, faction: str, ctx: Any, events: Events, *,
                  kind: str, target: str, defender: Unit, attackers: list[str],
-                 extra: dict[str, Any] | None = None) -> None:
+                 escorts: list[str] | None = None) -> None:
     d_f = faction_of(state, defender)
     assert d_f is not None
     # DECISION (5.1 step 2): the declaration of the one air unit is sealed together with the
     # Will Commit choice instead of alternating after the reveal; only a committed side's air
     # unit counts when it is opened. Alternating would cost two more emails per combat.
-    value = {"commit": bool(order.get("commit")), "air": order.get("air")}
-    if ctx.author_mode and value["air"]:
-        if not value["commit"]:
-            illegal(order, "only a side that Will Commits may add an air unit", "5.1")
-        au = state["units"].get(value["air"])
-        if (au is None or not is_air(au) or faction_of(state, au) != faction or au["box"] is not None
-                or b.distance(au["hex"], target) > AIR_SUPPORT_RANGE or au["sorties"] >= 6):
-            illegal(order, f"{value['air']} cannot give Air Support at {target}", "6.2.3",
-                    "an air unit of yours within 5 hexes of the defender, under 6 Sorties")
-        if au["sm"]:
-            illegal(order, f"{value['air']} is marked with Strategic Move and cannot be activated for Air "
-                    "Support", "4.1.4")
-    state["next_combat"] = state.get("next_combat", 0) + 1
+    value: dict[str, Any] = {"commit": bool(order.get("commit")), "air": order.get("air")}
+    state["next_combat"] += 1
     cid = state["next_combat"]
-    ref = ctx.commit("will-commit", value, f"combat {cid} {target}")
-    c = {"id": cid, "kind": kind, "attacker": faction, "defender": d_f, "target": target,
+    ref: str = ctx.commit("will-commit", value, f"combat {cid} {target}")
+    c: Combat = {"id": cid, "kind": kind, "attacker": faction, "defender": d_f, "target": target,
          "defender_unit": defender["id"], "attackers": attackers, "ref": ref,
          "status": "await-defender", "def_commit": None, "def_air": None, "retreat": None,
-         "advance": order.get("advance", True), "advancer": order.get("advancer"), **(extra or {})}
+         "advance": order.get("advance", True), "advancer": order.get("advancer")}
+    if escorts:
+        c["escorts"] = escorts
     state["combats"].append(c)
     events.append({"kind": "attack", "combat": cid, "mode": kind, "target": target,
                    "attackers": attackers, "defender": defender["id"]})
     # Strict dice: the attacker rolls every die of the combat (an air duel and the combat, or
     # one duel per unit an Air Strike fights) in its next file, after the defender's file has
     # released the seeds; unused reserved dice are burnt.
-    strictdice.reserve(ctx, 2 * (1 + len(c.get("escorts", []))) if kind == "air-strike" else 4)
-    standing = state["standing"].get(d_f, {}).get("will_commit")
+    strictdice.reserve(ctx, 2 * (1 + len(escorts or [])) if kind == "air-strike" else 4)
+    st = state["standing"].get(d_f)
+    standing = None if st is None else st["will_commit"]
     if standing is not None:
         # The defender waived secrecy with a standing order: it writes no answer. In window mode
         # the combat resolves in this file; in strict mode the defender's tool still sends a
@@ -279,37 +386,39 @@ def _open_combat(state: State, b: Board, order: Order, faction: str, ctx: Any, e
             resolve_ready(state, b, faction, ctx, events)
 
 
-def answer(state: State, b: Board, order: Order, faction: str, events: Events) -> None:
-    """The defender's Will Commit (5.1 step 2), plain: the attacker's choice is already sealed.
-    DECISION: Will Commit applies to every combat of 5.0 (air strikes too), as 5.1 says; a
-    combat the defender's file leaves unanswered stays pending (silence is not a choice)."""
+def _answered_combat(state: State, order: Order, faction: str) -> Combat:
+    """The combat a Will Commit answer is for: the one named by its hex, or the only one waiting."""
     mine = [c for c in state["combats"] if c["defender"] == faction and c["status"] == "await-defender"]
     target = order.get("target")
     if target is None:
         if len(mine) != 1:
             illegal(order, f"{len(mine)} combats await your Will Commit: name the hex", "5.1")
-        c = mine[0]
-    else:
-        found = [c for c in mine if c["target"] == target]
-        if not found:
-            illegal(order, f"no combat at {target} awaits your Will Commit", "5.1")
-        c = found[0]
-    c["def_commit"] = bool(order["commit"])
+        return mine[0]
+    found = [c for c in mine if c["target"] == target]
+    if not found:
+        illegal(order, f"no combat at {target} awaits your Will Commit", "5.1")
+    return found[0]
+
+
+def check_answer(state: State, b: Board, order: Order, faction: str) -> None:
+    """The defender's Will Commit (5.1 step 2), plain: the attacker's choice is already sealed.
+    DECISION: Will Commit applies to every combat of 5.0 (air strikes too), as 5.1 says; a
+    combat the defender's file leaves unanswered stays pending (silence is not a choice)."""
+    c = _answered_combat(state, order, faction)
     if order.get("air"):
         if c["kind"] == "air-strike":
             # 5.1 step 2: "one air unit (ground combat only)"; an Air Strike is an air/naval
             # combat (6.2.2) with no supporting air unit.
             illegal(order, "an Air Strike takes no supporting air unit: air units are declared in ground "
                     "combat only", "5.1", "answer 'will-commit HEX yes|no' without 'air'")
-        if not order["commit"]:
-            illegal(order, "only a side that Will Commits may add an air unit", "5.1")
-        au = state["units"].get(order["air"])
-        if (au is None or not is_air(au) or faction_of(state, au) != faction or au["box"] is not None
-                or b.distance(au["hex"], c["target"]) > AIR_SUPPORT_RANGE or au["sorties"] >= 6):
-            illegal(order, f"{order['air']} cannot give Air Support at {c['target']}", "6.2.3")
-        if au["sm"]:
-            illegal(order, f"{order['air']} is marked with Strategic Move and cannot be activated for Air "
-                    "Support", "4.1.4")
+        _check_air(state, b, order, bool(order["commit"]), order["air"], faction, c["target"])
+
+
+def answer(state: State, b: Board, order: Order, faction: str, events: Events) -> None:
+    """Checked by ``check_answer``."""
+    c = _answered_combat(state, order, faction)
+    c["def_commit"] = bool(order["commit"])
+    if order.get("air"):
         c["def_air"] = order["air"]
     c["retreat"] = order.get("retreat")
     c["status"] = "await-resolve"

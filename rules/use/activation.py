@@ -11,7 +11,7 @@ from typing import Any
 
 from .geo import Board
 from .refusals import illegal
-from .state import State, Unit, activation_cost, mp_allowance
+from .state import Activation, State, Unit, activation_cost, mp_allowance
 
 Order = dict[str, Any]
 Events = list[dict[str, Any]]
@@ -24,20 +24,36 @@ def end_activation(state: State, events: Events) -> None:
         state["activation"] = None
 
 
-def activate(state: State, b: Board, order: Order, unit: Unit, events: Events) -> dict[str, Any]:
+def activate(state: State, b: Board, order: Order, unit: Unit, events: Events) -> Activation:
     """USE 6.0: one unit at a time; 6 Sorties or a Strategic Move marker bar activation;
     ground units cost 1 PP (Leg) or 2 PP (Mobile) of their country, air and naval 0 PP.
     DECISION: a unit may be activated again later in the same phase (paying again): the
     text limits activations only by PP and Sorties, and 5.3.3 presumes several per phase."""
     act = state["activation"]
     if act is not None and act["unit"] == unit["id"]:
-        return dict(act)
+        return act.copy()
+    check_activate(state, order, unit)
     end_activation(state, events)
+    cost = activation_cost(unit)
+    country = state["countries"][unit["country"]]
+    country["pp"] -= cost
+    act = {"unit": unit["id"], "mp": mp_allowance(unit), "start": unit["hex"],
+           "fresh": True, "stopped": False, "no_ezoc": []}
+    state["activation"] = act
+    events.append({"kind": "activate", "unit": unit["id"], "pp": cost})
+    return act.copy()
+
+
+def check_activate(state: State, order: Order, unit: Unit) -> None:
+    """Refuse ``order`` if ``unit`` may not be activated now (``activate``); changes nothing."""
+    act = state["activation"]
+    if act is not None and act["unit"] == unit["id"]:
+        return
     if unit["sm"]:
         illegal(order, f"{unit['id']} is marked with Strategic Move and cannot be activated", "4.1.4")
     if unit["sorties"] >= 6:
         illegal(order, f"{unit['id']} has 6 Sorties and cannot be activated", "1.5")
-    if unit.get("repatriated"):
+    if unit["repatriated"]:
         illegal(order, f"{unit['id']} was repatriated this turn and cannot be activated", "10.4")
     if any(unit["id"] in a["units"] for a in state["assaults"].values()):
         illegal(order, f"{unit['id']} designated an Assault, which ended its movement", "5.3.3",
@@ -47,8 +63,11 @@ def activate(state: State, b: Board, order: Order, unit: Unit, events: Events) -
     if cost > country["pp"]:
         illegal(order, f"activating {unit['id']} costs {cost} PP; {unit['country']} has {country['pp']}",
                 "6.0")
-    country["pp"] -= cost
-    state["activation"] = {"unit": unit["id"], "mp": mp_allowance(unit), "start": unit["hex"],
-                           "fresh": True, "stopped": False, "no_ezoc": []}
-    events.append({"kind": "activate", "unit": unit["id"], "pp": cost})
-    return dict(state["activation"])
+
+
+def activation_after(state: State, unit: Unit) -> tuple[int, bool]:
+    """The MP left and whether movement has ended once ``unit`` is activated (``activate``)."""
+    act = state["activation"]
+    if act is not None and act["unit"] == unit["id"]:
+        return act["mp"], act["stopped"]
+    return mp_allowance(unit), False

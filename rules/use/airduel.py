@@ -47,12 +47,16 @@ def boost(weather: str) -> int:
     return {"fair": 2, "poor": 1, "severe": 0}[weather]
 
 
-def air_duel(state: State, b: Board, att: Unit, dfn: Unit, where: str, roll: Roller,
+def air_duel(state: State, b: Board, att: Unit, dfn: Unit, where: str | None, roll: Roller,
              events: Events, weather: str | None = None) -> str:
     """USE 5.2 air/naval combat between two air or naval units (authored results): 'att', 'def'
-    or 'tie'. ``weather``: the Sea Zone's weather when the combat is in a Sea Zone (5.2)."""
+    or 'tie'. ``weather``: the Sea Zone's weather when the combat is in a Sea Zone (5.2); then
+    ``where`` is not needed (None for a naval unit sailing out of a Map Box)."""
     tab = authored()["air_combat"]
-    w = weather or weather_at(state, b, where)
+    if not weather:
+        assert where is not None, "an air combat in no hex needs its Sea Zone's weather"
+        weather = weather_at(state, b, where)
+    w = weather
     penalty = -2 if harsh(w) else 0  # USE 11.0: air/naval units have -2 DRM in Poor (and Severe) weather
     a_die = roll.d6(f"air combat {att['id']}")
     d_die = roll.d6(f"air combat {dfn['id']}")

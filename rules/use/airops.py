@@ -22,13 +22,13 @@ from typing import Any
 
 from . import hexgrid
 from .actions import own_unit
-from .activation import activate, end_activation
+from .activation import activate, check_activate, end_activation
 from .airduel import Roller, air_duel
 from .geo import Board
 from .politics import may_attack
 from .refusals import illegal
 from .seasupply import willing
-from .state import State, add_sorties, enemies, faction_of, on_map
+from .state import State, add_sorties, enemies, faction_of, hex_of, on_map
 from .strictdice import need
 
 Order = dict[str, Any]
@@ -38,7 +38,8 @@ INTERCEPT_RANGE = 5  # USE 6.2.5: within 5 hexes of the path
 MAX_BOMBED = 8  # USE 6.2.6 / 15.4: at most 8 Bombed markers on the map
 
 
-def bombing_run(state: State, b: Board, order: Order, faction: str, ctx: Any, events: Events) -> None:
+def check_bombing_run(state: State, b: Board, order: Order, faction: str) -> None:
+    """USE 6.2.6: a bomber within 20 hexes of an enemy factory city in Germany not yet Bombed."""
     unit = own_unit(state, order, order["unit"], faction)
     if unit["kind"] != "bomber":
         illegal(order, f"{unit['id']} is not a bomber", "6.2.6")
@@ -50,23 +51,33 @@ def bombing_run(state: State, b: Board, order: Order, faction: str, ctx: Any, ev
     ban = may_attack(state, faction, owner or "")
     if ban:
         illegal(order, ban[1], ban[0])
-    if b.distance(unit["hex"], target) > BOMBING_RANGE:
+    if b.distance(hex_of(unit), target) > BOMBING_RANGE:
         illegal(order, f"{target} is more than {BOMBING_RANGE} hexes from {unit['id']}", "6.2.6")
-    bombed = state["markers"].setdefault("bombed", {})
+    bombed = state["markers"]["bombed"]
     if target in bombed:
         illegal(order, f"{target} already has a Bombed marker", "6.2.6")
     if len(bombed) >= MAX_BOMBED:
         illegal(order, f"{MAX_BOMBED} Bombed markers are already on the map", "6.2.6")
+    check_activate(state, order, unit)
+
+
+def bombing_run(state: State, b: Board, order: Order, faction: str, ctx: Any, events: Events) -> None:
+    """Checked by ``check_bombing_run``."""
+    unit = state["units"][order["unit"]]
+    target = order["target"]
+    city = b.city(target)
+    assert city is not None
+    bombed = state["markers"]["bombed"]
     activate(state, b, order, unit, events)
     end_activation(state, events)
-    line = [str(h) for h in hexgrid.hex_line(hexgrid.parse_hex(unit["hex"]), hexgrid.parse_hex(target))]
+    line = [str(h) for h in hexgrid.hex_line(hexgrid.parse_hex(hex_of(unit)), hexgrid.parse_hex(target))]
     events.append({"kind": "bombing-run", "unit": unit["id"], "target": target})
     interceptor = None
     for u in sorted(state["units"].values(), key=lambda x: x["id"]):
         f = faction_of(state, u)
         if (u["kind"] == "fighter" and on_map(u) and enemies(f, faction) and u["sorties"] < 6
-                and not u.get("sm") and willing(state, u) and not may_attack(state, f or "", faction)
-                and any(b.distance(u["hex"], h) <= INTERCEPT_RANGE for h in line)):
+                and not u["sm"] and willing(state, u) and not may_attack(state, f or "", faction)
+                and any(b.distance(hex_of(u), h) <= INTERCEPT_RANGE for h in line)):
             interceptor = u
             break
     if interceptor is not None:
@@ -85,6 +96,6 @@ def bombing_run(state: State, b: Board, order: Order, faction: str, ctx: Any, ev
 
 def clear_bombed(state: State, events: Events) -> None:
     """USE 9.2 step 3 / 15.4: every Bombed marker comes off at the end of Strategic Warfare."""
-    if state["markers"].get("bombed"):
+    if state["markers"]["bombed"]:
         state["markers"]["bombed"] = {}
         events.append({"kind": "bombed-removed"})

@@ -48,6 +48,7 @@ POSTSTATE checks::
 from __future__ import annotations
 
 import shlex
+from collections.abc import Mapping
 from typing import Any
 
 from pbem.errors import InvalidInput
@@ -135,7 +136,8 @@ def prestate(lines: list[tuple[int, str]]) -> tuple[State, dict[str, Any]]:
             s["countries"][code] = new_country(f, "active", will, mult=1)
             s["countries"][code]["pp"] = 20
         for h, c in spec["cities"].items():
-            s["control"][h] = s["countries"].get(c["country"], {}).get("faction") or "neutral"
+            owner = s["countries"].get(c["country"])
+            s["control"][h] = (owner["faction"] if owner is not None else None) or "neutral"
         s["phase"], s["active"] = "actions", "axis"
     for no, words in rest:
         try:
@@ -183,8 +185,9 @@ def _statement(s: State, words: list[str]) -> None:
         c = s["countries"].get(code) or new_country(faction, status, 10)
         if status == "collapsed":  # USE 13.2: collapsed once, still active
             status = "active"
-            c["collapses"] = max(1, c.get("collapses", 0))
-        c.update(faction=faction, status=status)
+            c["collapses"] = max(1, c["collapses"])
+        c["faction"] = faction
+        c["status"] = status
         for k in ("will", "offmap", "mult", "pp", "collapses", "extra"):
             if k in kv:
                 c[k] = int(kv[k])
@@ -227,7 +230,8 @@ def _statement(s: State, words: list[str]) -> None:
         if "fixed" in pos:
             s["fixed_policies"] = sorted(set(s["fixed_policies"]) | {pos[0]})
     elif head == "marker":
-        s["markers"][pos[0]][pos[1]] = pos[2]
+        markers: Mapping[str, Any] = s["markers"]  # the case names the marker kind
+        markers[pos[0]][pos[1]] = pos[2]
     elif head == "activation":
         u = s["units"][pos[0]]
         from .state import mp_allowance
@@ -236,6 +240,8 @@ def _statement(s: State, words: list[str]) -> None:
                            "fresh": "moved" not in pos, "stopped": False, "no_ezoc": []}
     elif head == "assault":
         faction = s["countries"][s["units"][pos[1]]["country"]]["faction"]
+        if faction is None:
+            raise ValueError(f"{pos[1]} belongs to a neutral country")
         s["assaults"][pos[0]] = {"faction": faction, "units": pos[1:]}
         for uid in pos[1:]:
             s["units"][uid]["attack_mode"] = "assault"
@@ -254,7 +260,13 @@ def _statement(s: State, words: list[str]) -> None:
         elif pos[1] == "retreat-toward":
             st["retreat_toward"] = pos[2]
         elif pos[1] in ("home-defense", "intercept", "pro-marker"):
-            st[pos[1].replace("-", "_")] = [] if pos[2:] == ["none"] else pos[2:]
+            named = [] if pos[2:] == ["none"] else pos[2:]
+            if pos[1] == "home-defense":
+                st["home_defense"] = named
+            elif pos[1] == "intercept":
+                st["intercept"] = named
+            else:
+                st["pro_marker"] = named
         else:
             st["skip"] = sorted(pos[2:])
     elif head == "lend-lease":
@@ -264,7 +276,7 @@ def _statement(s: State, words: list[str]) -> None:
     elif head == "flag":
         s["flags"][pos[0]] = pos[1] == "true"
     elif head == "event-marker":
-        s.setdefault("event_markers", {}).setdefault(pos[0], {})[pos[1]] = "available"
+        s["event_markers"].setdefault(pos[0], {})[pos[1]] = "available"
     elif head == "supply-reduced":
         s["done_turn"]["supply_reduced"].append(pos[0])
     elif head == "improved":
@@ -304,7 +316,8 @@ def _check(s: State, w: list[str]) -> str | None:
         if what == "sm":
             return None if u["sm"] else "has no Strategic Move marker"
         k, _, v = what.partition("=")
-        have = u[k]
+        fields: Mapping[str, Any] = u  # the case names the field
+        have = fields[k]
         return None if str(have).lower() == v.lower() else f"{k} is {have}"
     if head == "eliminated":
         u = s["units"][w[1]]
@@ -313,7 +326,7 @@ def _check(s: State, w: list[str]) -> str | None:
         u = s["units"][w[1]]
         return None if u["box"] is None else f"is in box {u['box']}"
     if head in ("pp", "will"):
-        have = s["countries"][w[1]][head]
+        have = s["countries"][w[1]]["pp" if head == "pp" else "will"]
         return None if have == int(w[2]) else f"is {have}"
     if head == "control":
         have = s["control"].get(w[1]) or "none"
@@ -342,9 +355,9 @@ def _check(s: State, w: list[str]) -> str | None:
         c = s["countries"][w[1]]
         st = c["status"]
         if len(w) > 3 and w[3] == "collapsed":  # USE 13.2: active and collapsed at least once
-            st = "collapsed" if st == "active" and c.get("collapses", 0) else st
+            st = "collapsed" if st == "active" and c["collapses"] else st
         ok = (c["faction"] or "neutral") == w[2] and (len(w) < 4 or st == w[3])
-        return None if ok else f"is {c['faction']} {c['status']} (collapses {c.get('collapses', 0)})"
+        return None if ok else f"is {c['faction']} {c['status']} (collapses {c['collapses']})"
     if head == "extra":
         have = s["countries"][w[1]].get("extra", 0)
         return None if have == int(w[2]) else f"is {have}"
@@ -355,7 +368,7 @@ def _check(s: State, w: list[str]) -> str | None:
         on = w[1] in s.get("lend_lease", [])
         return None if on == (w[2] == "on") else f"is {on}"
     if head == "collapses":
-        have = s["countries"][w[1]].get("collapses", 0)
+        have = s["countries"][w[1]]["collapses"]
         return None if have == int(w[2]) else f"is {have}"
     if head == "policy":
         on = w[1] in s["policies"]
@@ -385,10 +398,11 @@ def _check(s: State, w: list[str]) -> str | None:
         a = s["assaults"].get(w[1])
         return None if a and a["units"] == w[2:] else f"is {a}"
     if head == "marker":
-        have = s["markers"][w[1]].get(w[2]) or "none"
+        marker_maps: Mapping[str, Any] = s["markers"]
+        have = marker_maps[w[1]].get(w[2]) or "none"
         return None if have == w[3] else f"is {have}"
     if head == "event-marker":
-        have = s.get("event_markers", {}).get(w[1], {}).get(w[2])
+        have = s["event_markers"].get(w[1], {}).get(w[2])
         return None if str(have) == w[3] else f"is {have}"
     if head == "activation-fort":
         have = s["activation_forts"].get(w[1]) or "none"

@@ -12,7 +12,19 @@ from . import politics
 from .airduel import Roller, air_duel, boost, harsh, weather_at
 from .geo import Board, terrain_chart
 from .movement import enter_hex
-from .state import State, Unit, add_sorties, enemies, faction_of, ground_at, is_ground, units_at
+from .state import (
+    Combat,
+    State,
+    Unit,
+    add_sorties,
+    enemies,
+    faction_of,
+    ground_at,
+    hex_of,
+    is_ground,
+    on_map,
+    units_at,
+)
 from .tables import authored, crt
 from .will import change_will, eliminate, step_loss
 from .zoc import in_ezoc
@@ -50,7 +62,7 @@ def retreat_hexes(state: State, b: Board, unit: Unit, attacker_hexes: list[str])
     """USE 5.3.5 / 5.3.5.1: legal retreat hexes, sorted."""
     faction = faction_of(state, unit)
     assert faction is not None
-    h0 = unit["hex"]
+    h0 = hex_of(unit)
     out = []
     for n in b.neighbours(h0):
         if b.ground_prohibited(n) or b.side_prohibited(h0, n):
@@ -82,7 +94,7 @@ def isolated(state: State, b: Board, unit: Unit, attacker_hexes: list[str]) -> b
     if retreat_hexes(state, b, unit, attacker_hexes):
         return False
     faction = faction_of(state, unit)
-    h0 = unit["hex"]
+    h0 = hex_of(unit)
     for n in b.neighbours(h0):
         if b.side_prohibited(h0, n):
             continue
@@ -102,7 +114,8 @@ def choose_retreat(state: State, b: Board, unit: Unit, options: list[str], wante
     if wanted in options:
         return wanted
     faction = faction_of(state, unit) or ""
-    goal = state["standing"].get(faction, {}).get("retreat_toward") or b.capital_hex(unit["country"])
+    st = state["standing"].get(faction)
+    goal = (st["retreat_toward"] if st is not None else None) or b.capital_hex(unit["country"])
     if goal:
         return min(options, key=lambda h: (b.distance(h, goal), h))
     return options[0]
@@ -111,12 +124,12 @@ def choose_retreat(state: State, b: Board, unit: Unit, options: list[str], wante
 # --- air combat -------------------------------------------------------------
 
 
-def resolve_air_strike(state: State, b: Board, c: dict[str, Any], att_commit: bool, roll: Roller,
+def resolve_air_strike(state: State, b: Board, c: Combat, att_commit: bool, roll: Roller,
                        events: Events) -> None:
     """USE 6.2.2 Air Strike against an enemy air/naval unit: an air/naval combat."""
     att = state["units"][c["attackers"][0]]
     dfn = state["units"][c["defender_unit"]]
-    if dfn["box"] is not None or att["box"] is not None:
+    if not on_map(dfn) or not on_map(att):
         events.append({"kind": "combat-void", "target": c["target"]})
         return
     margin = authored()["air_combat"]["eliminate_margin"]
@@ -126,7 +139,7 @@ def resolve_air_strike(state: State, b: Board, c: dict[str, Any], att_commit: bo
     winner = "att"
     for eid in [*c.get("escorts", []), dfn["id"]]:
         foe = state["units"][eid]
-        if foe["box"] is not None or foe["hex"] != c["target"]:
+        if not on_map(foe) or foe["hex"] != c["target"]:
             continue
         if eid == dfn["id"] or foe["sorties"] < 6:
             winner = air_duel(state, b, att, foe, c["target"], roll, events)
@@ -143,7 +156,7 @@ def resolve_air_strike(state: State, b: Board, c: dict[str, Any], att_commit: bo
 # --- ground combat ---------------------------------------------------------
 
 
-def _will_commit_effect(state: State, b: Board, c: dict[str, Any], att_commit: bool, winner: str,
+def _will_commit_effect(state: State, b: Board, c: Combat, att_commit: bool, winner: str,
                         att_country: str, def_country: str, events: Events) -> None:
     """Authored (rules-gaps item 2): a committed side that loses the combat loses National Will."""
     tab = authored()["will_commit"]
@@ -155,37 +168,77 @@ def _will_commit_effect(state: State, b: Board, c: dict[str, Any], att_commit: b
         change_will(state, b, country, int(delta), "Will Commit", events)
 
 
+AIR_SUPPORT_RANGE = 5  # USE 6.2.3
+
+
+def air_support_ban(state: State, b: Board, uid: str, faction: str, target: str) -> tuple[str, str] | None:
+    """Why ``uid`` may not give ``faction`` Air Support against ``target``, as (rule, reason), or
+    None: USE 6.2.3, an air unit of the side on the map within 5 hexes of the defending unit,
+    under 6 Sorties; 4.1.4, not marked with Strategic Move. Checked when the air unit is
+    declared (actions.py) and again when the combat resolves."""
+    u = state["units"].get(uid)
+    if (u is None or u["kind"] not in ("fighter", "bomber") or faction_of(state, u) != faction
+            or not on_map(u) or b.distance(hex_of(u), target) > AIR_SUPPORT_RANGE or u["sorties"] >= 6):
+        return "6.2.3", f"{uid} cannot give Air Support at {target}"
+    if u["sm"]:
+        return "4.1.4", f"{uid} is marked with Strategic Move and cannot be activated for Air Support"
+    return None
+
+
 def _valid_air(state: State, b: Board, uid: str | None, faction: str, target: str) -> Unit | None:
-    """USE 6.2.3: an air unit within 5 hexes of the defending unit, under 6 Sorties."""
-    if not uid or uid not in state["units"]:
+    """The air unit supporting a side, if it still may when the combat resolves."""
+    if not uid or air_support_ban(state, b, uid, faction, target):
         return None
     u: Unit = state["units"][uid]
-    if (u["box"] is not None or u["kind"] not in ("fighter", "bomber") or faction_of(state, u) != faction
-            or u["sorties"] >= 6 or u["sm"] or b.distance(u["hex"], target) > 5):
-        return None
     return u
 
 
-def resolve_ground(state: State, b: Board, c: dict[str, Any], att_value: dict[str, Any], roll: Roller,
+def resolve_ground(state: State, b: Board, c: Combat, att_value: dict[str, Any], roll: Roller,
                    events: Events) -> None:
     """USE 5.1 steps 3-6 and 5.3 for a Mobile attack or an Assault."""
     target = c["target"]
     dfn = state["units"].get(c["defender_unit"])
     attackers = [state["units"][u] for u in c["attackers"]
-                 if state["units"][u]["box"] is None and b.adjacent(state["units"][u]["hex"], target)]
-    if dfn is None or dfn["box"] is not None or dfn["hex"] != target or not attackers:
+                 if on_map(state["units"][u]) and b.adjacent(hex_of(state["units"][u]), target)]
+    if dfn is None or not on_map(dfn) or dfn["hex"] != target or not attackers:
         events.append({"kind": "combat-void", "target": target})
         return
     prim = attackers[0]
-    att_f, def_f = c["attacker"], c["defender"]
     att_commit = bool(att_value.get("commit"))
     def_commit = bool(c["def_commit"])
     w = weather_at(state, b, target)
-    att_hexes = [u["hex"] for u in attackers]
+    att_hexes = [hex_of(u) for u in attackers]
+    air_drm = _air_support(state, b, c, att_value.get("air") if att_commit else None,
+                           c["def_air"] if def_commit else None, w, roll, events)
+    a_parts, d_parts, iso = _drm_parts(state, b, c, attackers, dfn, w, air_drm, att_commit, def_commit)
+    a_drm = cap(sum(a_parts.values()))
+    d_drm = cap(sum(d_parts.values()))
 
-    # Step 2-3: only a committed side may add an air unit; two air units fight first (5.1 step 3).
-    a_air = _valid_air(state, b, att_value.get("air"), att_f, target) if att_commit else None
-    d_air = _valid_air(state, b, c.get("def_air"), def_f, target) if def_commit else None
+    # Step 5: dice. DECISION: halvings do not stack; a value is halved once at most.
+    a_die = roll.d6(f"combat {target} attacker")
+    d_die = roll.d6(f"combat {target} defender")
+    a_halve = dfn["fort"] or prim["supply"] == "no" or w == "severe"
+    d_halve = dfn["supply"] == "no" or w == "severe"
+    a_fin = final_value(a_die, a_drm, a_halve)
+    d_fin = final_value(d_die, d_drm, d_halve)
+    result = crt_result(a_fin, d_fin)
+    events.append({"kind": "combat", "target": target, "mode": c["kind"], "attackers": [u["id"] for u in attackers],
+                   "defender": dfn["id"], "att_side": c["attacker"], "def_side": c["defender"],
+                   "att_commit": att_commit, "def_commit": def_commit,
+                   "att_drm": a_drm, "def_drm": d_drm, "att_parts": a_parts, "def_parts": d_parts,
+                   "att_die": a_die, "def_die": d_die, "att_final": a_fin, "def_final": d_fin,
+                   "result": result, "isolated": iso})
+    _apply_result(state, b, c, crt()["results"][result], attackers, dfn, att_hexes, att_commit, events)
+    _advance(state, b, c, prim, dfn, events)
+
+
+def _air_support(state: State, b: Board, c: Combat, a_uid: str | None, d_uid: str | None, w: str,
+                 roll: Roller, events: Events) -> dict[str, int]:
+    """5.1 steps 2-3: only a committed side may add an air unit (``a_uid``/``d_uid`` are None
+    otherwise); two air units fight first. The air support DRM of each side."""
+    target = c["target"]
+    a_air = _valid_air(state, b, a_uid, c["attacker"], target) if a_uid is not None else None
+    d_air = _valid_air(state, b, d_uid, c["defender"], target) if d_uid is not None else None
     air_drm = {"att": 0, "def": 0}
     if a_air and d_air:
         win = air_duel(state, b, a_air, d_air, target, roll, events)
@@ -196,8 +249,15 @@ def resolve_ground(state: State, b: Board, c: dict[str, Any], att_value: dict[st
             if u:
                 air_drm[side] = boost(w)
                 add_sorties(u, 1)  # USE 6.2.3: 1 Sortie if no air combat was fought
+    return air_drm
 
-    # Step 4: DRMs.
+
+def _drm_parts(state: State, b: Board, c: Combat, attackers: list[Unit], dfn: Unit, w: str,
+               air_drm: dict[str, int], att_commit: bool, def_commit: bool
+               ) -> tuple[dict[str, int], dict[str, int], bool]:
+    """Step 4: each side's DRMs by cause, and whether the defender is Isolated."""
+    target = c["target"]
+    prim = attackers[0]
     tab = authored()
     chart = terrain_chart()
     a_parts: dict[str, int] = {}
@@ -231,7 +291,7 @@ def resolve_ground(state: State, b: Board, c: dict[str, Any], att_value: dict[st
         d_parts["air support"] = air_drm["def"]
     terr = chart.terrain[b.terrain[target]].defender_drm
     # Terrain chart: a hexside DRM counts only when EVERY attacker attacks across such a hexside.
-    shared = frozenset.intersection(*(b.side(u["hex"], target) for u in attackers))
+    shared = frozenset.intersection(*(b.side(hex_of(u), target) for u in attackers))
     side_drm = max((chart.hexsides[f].defender_drm for f in shared if f in chart.hexsides), default=0)
     if terr or side_drm:
         d_parts["terrain"] = terr + side_drm
@@ -240,60 +300,50 @@ def resolve_ground(state: State, b: Board, c: dict[str, Any], att_value: dict[st
         d_parts["city"] = chart.capital_defender_drm if city.capital else chart.city_defender_drm
     if target in state["markers"]["airdrop"] or target in state["markers"]["partisans"]:
         d_parts["airdrop/partisans"] = -2  # USE 6.1.1 / 6.1.4
-    iso = isolated(state, b, dfn, att_hexes)
+    iso = isolated(state, b, dfn, [hex_of(u) for u in attackers])
     if iso:
         d_parts["isolated"] = tab["combat_drm"]["isolated_defender"]
-    a_drm = cap(sum(a_parts.values()))
-    d_drm = cap(sum(d_parts.values()))
+    return a_parts, d_parts, iso
 
-    # Step 5: dice. DECISION: halvings do not stack; a value is halved once at most.
-    a_die = roll.d6(f"combat {target} attacker")
-    d_die = roll.d6(f"combat {target} defender")
-    a_halve = dfn["fort"] or prim["supply"] == "no" or w == "severe"
-    d_halve = dfn["supply"] == "no" or w == "severe"
-    a_fin = final_value(a_die, a_drm, a_halve)
-    d_fin = final_value(d_die, d_drm, d_halve)
-    result = crt_result(a_fin, d_fin)
-    spec = crt()["results"][result]
-    events.append({"kind": "combat", "target": target, "mode": c["kind"], "attackers": [u["id"] for u in attackers],
-                   "defender": dfn["id"], "att_side": att_f, "def_side": def_f,
-                   "att_commit": att_commit, "def_commit": def_commit,
-                   "att_drm": a_drm, "def_drm": d_drm, "att_parts": a_parts, "def_parts": d_parts,
-                   "att_die": a_die, "def_die": d_die, "att_final": a_fin, "def_final": d_fin,
-                   "result": result, "isolated": iso})
 
-    # Step 6: apply the result.
+def _apply_result(state: State, b: Board, c: Combat, spec: dict[str, Any], attackers: list[Unit], dfn: Unit,
+                  att_hexes: list[str], att_commit: bool, events: Events) -> None:
+    """Step 6: losses, retreat, the Will Commit effect; the attackers' attack mode is spent."""
+    prim = attackers[0]
     if spec.get("attacker_step"):
         step_loss(state, prim, events, cause="combat", b=b)
     if spec.get("eliminate"):
         eliminate(state, dfn, events, cause="combat", b=b)
     elif spec.get("defender_step"):
         step_loss(state, dfn, events, cause="combat", b=b)
-    if spec.get("retreat") and dfn["box"] is None:
+    if spec.get("retreat") and on_map(dfn):
         _retreat(state, b, dfn, att_hexes, c, events)
     _will_commit_effect(state, b, c, att_commit, spec["winner"], prim["country"], dfn["country"], events)
     for u in attackers:
         u["attack_mode"] = c["kind"]
 
-    # 5.3.7 Advance after Combat and 15.17 No EZOC.
-    vacated = dfn["box"] is not None or dfn["hex"] != target
+
+def _advance(state: State, b: Board, c: Combat, prim: Unit, dfn: Unit, events: Events) -> None:
+    """5.3.7 Advance after Combat and 15.17 No EZOC."""
+    target = c["target"]
+    vacated = not on_map(dfn) or dfn["hex"] != target
     act = state["activation"]
-    if c["kind"] == "mobile" and dfn["box"] is not None and act is not None:
+    if c["kind"] == "mobile" and not on_map(dfn) and act is not None:
         act["no_ezoc"].append(target)
-    if vacated and c.get("advance", True) and prim["box"] is None and ground_at(state, target) is None:
+    if vacated and c["advance"] and on_map(prim) and ground_at(state, target) is None:
         mover = prim
-        if c.get("advancer") and c["advancer"] in c["attackers"]:
+        if c["advancer"] and c["advancer"] in c["attackers"]:
             mover = state["units"][c["advancer"]]
-        if mover["box"] is None and not politics.entry_ban(state, b, mover, target, "move"):
+        if on_map(mover) and not politics.entry_ban(state, b, mover, target, "move"):
             src = mover["hex"]
             enter_hex(state, b, mover, target, events)
             events.append({"kind": "advance", "unit": mover["id"], "from": src, "to": target})
 
 
-def _retreat(state: State, b: Board, dfn: Unit, att_hexes: list[str], c: dict[str, Any],
+def _retreat(state: State, b: Board, dfn: Unit, att_hexes: list[str], c: Combat,
              events: Events) -> None:
     """USE 5.3.5 and 15.12: retreat one hex, or lose a step where the rules allow or demand."""
-    wanted = c.get("retreat")
+    wanted = c["retreat"]
     # DECISION: unless the defender said otherwise, a full-strength unit keeps its fort (takes
     # the step) and a reduced one retreats (the step would eliminate it).
     if dfn["fort"] and (wanted == "stay" or (wanted is None and not dfn["reduced"])):

@@ -54,7 +54,8 @@ def _pro_marker(state: State, b: Board, country: str, by: str, events: Events) -
     neutral (not Prohibited) and has a land hex next to one of the conquered country's gets the
     faction's Pro marker (placed, or flipped from another faction's), while the faction has
     fewer than 8 (15.19)."""
-    wanted = state["standing"].get(by, {}).get("pro_marker") or []
+    st = state["standing"].get(by)
+    wanted = (st.get("pro_marker") if st is not None else None) or []
     placed = sum(1 for c in state["countries"].values() if c.get("pro") == by)
     if placed >= MAX_PRO:
         return
@@ -139,7 +140,7 @@ def _create_vichy(state: State, events: Events) -> None:
         nb = board(state)
         for h in sorted(nb.cities):
             if nb.area.get(h) in areas:
-                holders = [faction_of(state, u) for u in units_at(state, h) if faction_of(state, u)]
+                holders = [f for f in (faction_of(state, u) for u in units_at(state, h)) if f]
                 new = holders[0] if holders else "neutral"
                 if state["control"].get(h) != new:
                     events.append({"kind": "control", "hex": h, "from": state["control"].get(h), "to": new,

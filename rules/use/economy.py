@@ -6,7 +6,19 @@ from typing import Any
 
 from .geo import Board
 from .refusals import illegal
-from .state import State, Unit, faction_of, ground_at, is_air, is_ground, is_leg, is_naval, stack_class, units_at
+from .state import (
+    State,
+    Unit,
+    faction_of,
+    ground_at,
+    is_air,
+    is_ground,
+    is_leg,
+    is_naval,
+    on_map,
+    stack_class,
+    units_at,
+)
 from .tables import authored
 
 Events = list[dict[str, Any]]
@@ -62,11 +74,14 @@ def production(state: State, b: Board, events: Events) -> None:
         events.append({"kind": "production", "country": code, "pp": c["pp"]})
 
 
-def _pay(state: State, order: Order, code: str, cost: int, rule: str) -> None:
+def _check_pay(state: State, order: Order, code: str, cost: int, rule: str) -> None:
     c = state["countries"][code]
     if cost > c["pp"]:
         illegal(order, f"that costs {cost} PP; {code} has {c['pp']}", rule)
-    c["pp"] -= cost
+
+
+def _pay(state: State, code: str, cost: int) -> None:
+    state["countries"][code]["pp"] -= cost
 
 
 def _unit(state: State, order: Order, uid: str, faction: str, rule: str) -> Unit:
@@ -82,7 +97,7 @@ def has_choice(state: State, b: Board, phase: str, faction: str) -> bool:
     mine = [u for u in state["units"].values() if faction_of(state, u) == faction]
     rich = any(c["pp"] > 0 for c in state["countries"].values() if c["faction"] == faction)
     if phase == "replacements":
-        return rich and any(u["box"] is None and u["supply"] == "full" and not u["sm"]
+        return rich and any(on_map(u) and u["supply"] == "full" and not u["sm"]
                             and ((is_ground(u) and u["reduced"] and u["kind"] != "garrison") or u["sorties"] > 0)
                             for u in mine)
     if phase == "upgrade":
@@ -90,11 +105,19 @@ def has_choice(state: State, b: Board, phase: str, faction: str) -> bool:
     return rich and any(u["box"] == "mobilization" for u in mine)
 
 
-def replace(state: State, b: Board, order: Order, faction: str, events: Events) -> None:
+def _replace_cost(u: Unit) -> tuple[int, int]:
+    """USE 8.1: the PP cost of improving ``u`` and, for an air or naval unit, the Sorties removed."""
+    tab = authored()["replacements"]
+    if is_ground(u):
+        return int(tab["leg"] if is_leg(u) else tab["mobile"]), 0
+    n = min(2, u["sorties"])  # USE 8.1: up to 2 Sorties
+    return int(tab["sortie"] * n), n
+
+
+def check_replace(state: State, order: Order, faction: str) -> None:
     """USE 8.1: improve a unit in Full Supply, not marked with Strategic Move, once per turn."""
     u = _unit(state, order, order["unit"], faction, "8.1")
-    tab = authored()["replacements"]
-    if u["box"] is not None:
+    if not on_map(u):
         illegal(order, f"{u['id']} is not on the map", "8.1")
     if u["supply"] != "full":
         illegal(order, f"{u['id']} is not in Full Supply", "8.1")
@@ -102,44 +125,62 @@ def replace(state: State, b: Board, order: Order, faction: str, events: Events) 
         illegal(order, f"{u['id']} is marked with Strategic Move", "4.1.4")
     if u["id"] in state["done_turn"]["improved"]:
         illegal(order, f"{u['id']} was already improved this turn", "8.1")
+    if is_ground(u) and (not u["reduced"] or u["kind"] == "garrison"):
+        illegal(order, f"{u['id']} is not a reduced field unit", "8.1")
+    cost, n = _replace_cost(u)
+    if not is_ground(u) and n == 0:
+        illegal(order, f"{u['id']} has no Sorties to remove", "8.1")
+    _check_pay(state, order, u["country"], cost, "8.1")
+
+
+def replace(state: State, b: Board, order: Order, faction: str, events: Events) -> None:
+    """Checked by ``check_replace``."""
+    u = state["units"][order["unit"]]
+    cost, n = _replace_cost(u)
+    _pay(state, u["country"], cost)
     if is_ground(u):
-        if not u["reduced"] or u["kind"] == "garrison":
-            illegal(order, f"{u['id']} is not a reduced field unit", "8.1")
-        _pay(state, order, u["country"], tab["leg"] if is_leg(u) else tab["mobile"], "8.1")
         u["reduced"] = False
     else:
-        n = min(2, u["sorties"])  # USE 8.1: up to 2 Sorties
-        if n == 0:
-            illegal(order, f"{u['id']} has no Sorties to remove", "8.1")
-        _pay(state, order, u["country"], tab["sortie"] * n, "8.1")
         u["sorties"] -= n
     state["done_turn"]["improved"].append(u["id"])
     events.append({"kind": "replacement", "unit": u["id"]})
 
 
-def upgrade(state: State, b: Board, order: Order, faction: str, events: Events) -> None:
+def check_upgrade(state: State, order: Order, faction: str) -> None:
     """USE 8.2: swap an on-map unit for a unit of the Upgrade box, at 0 PP."""
     old = _unit(state, order, order["unit"], faction, "8.2")
     new = _unit(state, order, order["new"], faction, "8.2")
     if new["box"] != "upgrade":
         illegal(order, f"{new['id']} is not in the Upgrade box", "8.2")
-    if old["box"] is not None or old["supply"] != "full" or old["sm"]:
+    if not on_map(old) or old["supply"] != "full" or old["sm"]:
         illegal(order, f"{old['id']} must be on the map, in Full Supply and not marked with Strategic Move",
                 "8.2")
     if new["country"] != old["country"] or is_ground(new) != is_ground(old):
         illegal(order, f"{new['id']} cannot replace {old['id']}", "8.2")
+
+
+def upgrade(state: State, b: Board, order: Order, faction: str, events: Events) -> None:
+    """Checked by ``check_upgrade``."""
+    old = state["units"][order["unit"]]
+    new = state["units"][order["new"]]
     # DECISION: the upgrade unit takes the replaced unit's place, strength and supply.
-    new.update(hex=old["hex"], box=None, reduced=old["reduced"], supply=old["supply"], fort=old["fort"])
-    old.update(hex=None, box="removed", fort=False)
+    new.update({"hex": old["hex"], "box": None, "reduced": old["reduced"], "supply": old["supply"],
+                "fort": old["fort"]})
+    old.update({"hex": None, "box": "removed", "fort": False})
     events.append({"kind": "upgrade", "unit": old["id"], "by": new["id"]})
 
 
-def mobilize(state: State, b: Board, order: Order, faction: str, events: Events) -> None:
+def _mobilize_cost(u: Unit) -> int:
+    tab = authored()["mobilization"]
+    return int(tab["leg"] if is_leg(u) else tab["mobile"] if is_ground(u) else tab["air"] if is_air(u)
+               else tab["naval"])
+
+
+def check_mobilize(state: State, b: Board, order: Order, faction: str) -> None:
     """USE 8.3: place a unit of the Mobilization box in a friendly Mainland city of its country
     (a port for naval units); ground units arrive reduced, air/naval units with 4 Sorties."""
     u = _unit(state, order, order["unit"], faction, "8.3")
     h = order["to"]
-    tab = authored()["mobilization"]
     if u["box"] != "mobilization":
         illegal(order, f"{u['id']} is not in the Mobilization box", "8.3")
     city = b.city(h)
@@ -152,9 +193,15 @@ def mobilize(state: State, b: Board, order: Order, faction: str, events: Events)
         illegal(order, f"{h} already holds a unit of that kind", "3.3")
     if any(faction_of(state, o) != faction for o in units_at(state, h)):
         illegal(order, f"{h} holds an enemy unit", "3.3")
-    cost = tab["leg"] if is_leg(u) else tab["mobile"] if is_ground(u) else tab["air"] if is_air(u) else tab["naval"]
-    _pay(state, order, u["country"], int(cost), "8.3")
-    u.update(hex=h, box=None, supply="full", fort=False, sm=False)
+    _check_pay(state, order, u["country"], _mobilize_cost(u), "8.3")
+
+
+def mobilize(state: State, b: Board, order: Order, faction: str, events: Events) -> None:
+    """Checked by ``check_mobilize``."""
+    u = state["units"][order["unit"]]
+    h = order["to"]
+    _pay(state, u["country"], _mobilize_cost(u))
+    u.update({"hex": h, "box": None, "supply": "full", "fort": False, "sm": False})
     if is_ground(u):
         u["reduced"] = True
     else:
@@ -163,12 +210,13 @@ def mobilize(state: State, b: Board, order: Order, faction: str, events: Events)
     assert ground_at(state, h) is None or ground_at(state, h) is u or not is_ground(u)
 
 
-def transfer(state: State, order: Order, faction: str, events: Events) -> None:
+def check_transfer(state: State, order: Order, faction: str) -> None:
     """USE 9.1.3: Germany, UK, USA, USSR may give 1 PP a turn to each active friendly country;
     the UK and the USA cannot transfer to each other."""
     src, dst, n = order["from"], order["to"], order["pp"]
     cs = state["countries"]
-    if src not in TRANSFERRERS or cs.get(src, {}).get("faction") != faction:
+    giver = cs.get(src)
+    if src not in TRANSFERRERS or giver is None or giver["faction"] != faction:
         illegal(order, f"{src} cannot transfer production points", "9.1.3")
     if dst not in cs or cs[dst]["faction"] != faction or cs[dst]["status"] != "active" or dst == src:
         illegal(order, f"{dst} is not an active friendly country", "9.1.3")
@@ -177,7 +225,14 @@ def transfer(state: State, order: Order, faction: str, events: Events) -> None:
     got = sum(t["pp"] for t in state["done_turn"]["transfers"] if t["to"] == dst)
     if got + n > TRANSFER_MAX:
         illegal(order, f"{dst} may receive at most {TRANSFER_MAX} PP a turn", "9.1.3")
-    _pay(state, order, src, n, "9.1.3")
+    _check_pay(state, order, src, n, "9.1.3")
+
+
+def transfer(state: State, order: Order, faction: str, events: Events) -> None:
+    """Checked by ``check_transfer``."""
+    src, dst, n = order["from"], order["to"], order["pp"]
+    cs = state["countries"]
+    _pay(state, src, n)
     cs[dst]["pp"] = min(PP_CAP, cs[dst]["pp"] + n)
     state["done_turn"]["transfers"].append({"from": src, "to": dst, "pp": n})
     events.append({"kind": "transfer", "from": src, "to": dst, "pp": n})

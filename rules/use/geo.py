@@ -16,11 +16,13 @@ import dataclasses
 import functools
 import itertools
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from pbem.kit.hexmap import graph_distance
+
 from . import hexgrid
-from .mapdata import graph_distance
 
 # Overseas Areas named in USE 16.0; every other area of a country is Mainland.
 OVERSEAS = frozenset({
@@ -284,7 +286,7 @@ def _board_cached(key: str) -> Board:
     return board_from_map(sc.map, prohibited)
 
 
-def board(state: dict[str, Any]) -> Board:
+def board(state: Mapping[str, Any]) -> Board:
     """The board of a game state (``state['map']`` names a scenario or holds a blank spec),
     with the areas that changed country (``state['areas']``: ceded Disputed Areas 2.2, created
     countries such as Vichy 16.0) given to their new country."""

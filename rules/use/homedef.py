@@ -32,33 +32,45 @@ from __future__ import annotations
 from typing import Any
 
 from .geo import Board
-from .state import State, Unit, add_sorties, enemies, faction_of, ground_at, is_ground, on_map, units_at
+from .state import (
+    HomeDefense,
+    State,
+    Unit,
+    add_sorties,
+    enemies,
+    faction_of,
+    ground_at,
+    hex_of,
+    is_ground,
+    on_map,
+    units_at,
+)
 
 Events = list[dict[str, Any]]
 
 
-def requirements(state: State, code: str) -> list[dict[str, Any]]:
-    reqs: list[dict[str, Any]] = state.get("home_defense", {}).get(code, [])
-    return reqs
+def requirements(state: State, code: str) -> list[HomeDefense]:
+    return state["home_defense"].get(code, [])
 
 
-def in_area(b: Board, code: str, h: str, req: dict[str, Any]) -> bool:
+def in_area(b: Board, code: str, h: str, req: HomeDefense) -> bool:
     """A Mainland hex of ``code`` within the requirement's range of its city, if it names one."""
     if b.country.get(h) != code or not b.mainland(h):
         return False
-    if req.get("of") and req.get("within") is not None:
-        return b.distance(h, req["of"]) <= int(req["within"])
+    of, within = req["of"], req["within"]
+    if of and within is not None:
+        return b.distance(h, of) <= int(within)
     return True
 
 
-def counts(state: State, b: Board, unit: Unit, req: dict[str, Any]) -> bool:
+def counts(state: State, b: Board, unit: Unit, req: HomeDefense) -> bool:
     """Whether ``unit`` satisfies ``req`` where it stands (10.3.1, 7.1)."""
     if not (is_ground(unit) and on_map(unit)) or unit["supply"] == "no":
         return False
-    return in_area(b, unit["country"], unit["hex"], req)
+    return in_area(b, unit["country"], hex_of(unit), req)
 
 
-def satisfying(state: State, b: Board, code: str, req: dict[str, Any]) -> list[Unit]:
+def satisfying(state: State, b: Board, code: str, req: HomeDefense) -> list[Unit]:
     return [u for u in sorted(state["units"].values(), key=lambda x: x["id"])
             if u["country"] == code and counts(state, b, u, req)]
 
@@ -79,10 +91,11 @@ def is_home_defender(state: State, b: Board, unit: Unit) -> bool:
     return False
 
 
-def home_cities(state: State, b: Board, code: str, req: dict[str, Any], near: str) -> list[str]:
+def home_cities(state: State, b: Board, code: str, req: HomeDefense, near: str) -> list[str]:
     faction = state["countries"][code]["faction"]
-    if req.get("of"):
-        return [req["of"]] if state["control"].get(req["of"]) == faction else []
+    of = req["of"]
+    if of:
+        return [of] if state["control"].get(of) == faction else []
     friendly = [h for h, c in b.cities.items() if c.country == code and b.mainland(h)
                 and b.country.get(h) == code and state["control"].get(h) == faction]
     cap = b.capital_hex(code)
@@ -103,10 +116,10 @@ def _can_place(state: State, b: Board, unit: Unit, h: str, code: str) -> bool:
     return g is None or g["id"] == unit["id"]
 
 
-def repatriate(state: State, b: Board, unit: Unit, req: dict[str, Any], events: Events) -> bool:
+def repatriate(state: State, b: Board, unit: Unit, req: HomeDefense, events: Events) -> bool:
     """USE 10.4: remove the unit and place it in or adjacent to a friendly home city."""
     code = unit["country"]
-    src = unit["hex"]
+    src = hex_of(unit)
     for city in home_cities(state, b, code, req, src):
         spots = [city, *sorted(b.neighbours(city))]
         for h in spots:
@@ -127,8 +140,9 @@ def repatriate(state: State, b: Board, unit: Unit, req: dict[str, Any], events: 
 
 def check(state: State, b: Board, faction: str, events: Events) -> None:
     """The Home Defense check of ``faction``'s countries (procedure in the module docstring)."""
-    prefer: list[str] = state["standing"].get(faction, {}).get("home_defense", []) or []
-    for code in sorted(state.get("home_defense", {})):
+    st = state["standing"].get(faction)
+    prefer = (st.get("home_defense", []) if st is not None else []) or []
+    for code in sorted(state["home_defense"]):
         c = state["countries"].get(code)
         if c is None or c["faction"] != faction or not active(state, code):
             continue
@@ -137,14 +151,14 @@ def check(state: State, b: Board, faction: str, events: Events) -> None:
             short = int(req["units"]) - len(have)
             if short <= 0:
                 continue
-            target = req.get("of") or b.capital_hex(code) or ""
+            target = req["of"] or b.capital_hex(code) or ""
             ids = {u["id"] for u in have}
             pool = [u for u in state["units"].values() if u["country"] == code and is_ground(u)
                     and on_map(u) and u["id"] not in ids]
 
             def rank(u: Unit, target: str = target) -> tuple[int, int, int, str]:
                 pref = prefer.index(u["id"]) if u["id"] in prefer else len(prefer)
-                dist = b.distance(u["hex"], target) if target else 0
+                dist = b.distance(hex_of(u), target) if target else 0
                 return (pref, u["supply"] == "no", dist, u["id"])
 
             for u in sorted(pool, key=rank):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .state import State, new_country, new_state, new_unit
+from .state import HomeDefense, State, new_country, new_state, new_unit
 
 
 def state_from_scenario(sc: Any) -> State:
@@ -29,18 +29,18 @@ def state_from_scenario(sc: Any) -> State:
     for city in sc.map.cities.values():
         if city.hex is None:
             continue
-        owner = s["countries"].get(city.country, {})
-        if owner.get("status") == "active" and owner.get("faction"):
+        owner = s["countries"].get(city.country)
+        if owner is not None and owner["status"] == "active" and owner["faction"]:
             s["control"][str(city.hex)] = owner["faction"]
     for fort in sc.forts:
-        owner = s["countries"].get(fort.country, {})
-        if fort.activation and owner.get("status") != "active":
+        fort_owner = s["countries"].get(fort.country)
+        if fort.activation and (fort_owner is None or fort_owner["status"] != "active"):
             # 13.1: placed with the country's units when it activates (war.activate_country).
             s["activation_forts"][str(fort.hex)] = fort.country
             continue
-        s["forts"][str(fort.hex)] = owner.get("faction") or "neutral"
+        s["forts"][str(fort.hex)] = (fort_owner["faction"] if fort_owner is not None else None) or "neutral"
     for code, c in sorted(sc.countries.items()):
-        reqs = []
+        reqs: list[HomeDefense] = []
         for hd in c.home_defense:
             city = sc.map.cities.get(hd.of) if hd.of else None
             reqs.append({"units": hd.units, "within": hd.within,

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from .geo import Board
 from .politics import MAJORS, entry_ban
-from .state import State, Unit, enemies, faction_of
+from .state import State, Unit, enemies, faction_of, hex_of, units_at
 from .zoc import friendly_anchor, in_ezoc
 
 LSS_CAPACITY = 2  # USE 7.3: a Limited Supply Source supplies up to two units
@@ -25,16 +25,16 @@ def sources(state: State, b: Board, unit: Unit) -> tuple[set[str], set[str]]:
     for h, city in b.cities.items():
         if state["control"].get(h) != faction:
             continue
-        owner = state["countries"].get(city.country, {})
+        owner = state["countries"].get(city.country)
         if city.country == country and b.mainland(h):
             uss.add(h)  # friendly Mainland Area city of its own country
         elif country == "USA" and city.country == "UK" and b.mainland(h):
             uss.add(h)  # USA: friendly UK Mainland city
         elif city.country == country and city.factories > 0:
             lss.add(h)  # friendly Overseas Area factory of its own country
-        elif city.capital and owner.get("status") == "conquered":
+        elif city.capital and owner is not None and owner["status"] == "conquered":
             lss.add(h)  # friendly capital in a conquered country
-        elif city.capital and country in MAJORS and owner.get("faction") == faction:
+        elif city.capital and country in MAJORS and owner is not None and owner["faction"] == faction:
             lss.add(h)  # friendly allied capital, for German/UK/USA/USSR units
     # DECISION: a Transport Line running off the map into a friendly land Map Box that holds a
     # Mainland city of the unit's country (Berlin in the Reich box) is an Unlimited Supply
@@ -56,9 +56,8 @@ def _passable(state: State, b: Board, unit: Unit, faction: str, h: str, start: s
         return False
     if enemies(state["forts"].get(h), faction):
         return False
-    for u in state["units"].values():
-        if u["hex"] == h and u["box"] is None and enemies(faction_of(state, u), faction):
-            return False
+    if any(enemies(faction_of(state, u), faction) for u in units_at(state, h)):
+        return False
     if in_ezoc(state, b, h, faction) and not friendly_anchor(state, b, h, faction, ground_only=True):
         return False
     return True
@@ -71,9 +70,9 @@ def land_reach(state: State, b: Board, unit: Unit, start: str | None = None) -> 
     Transport Line. Stacking limits are ignored (USE 3.3).
     """
     faction = faction_of(state, unit)
-    start = start or unit["hex"]
     if faction is None:
         return set(), set()
+    start = start or hex_of(unit)
     reach = {start: 0}
     frontier = [start]
     while frontier:

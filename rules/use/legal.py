@@ -1,10 +1,11 @@
-"""``legal_actions``: what a seat may do now, as typed actions (pbem.rulesapi.Action).
+"""What a seat may do now, as typed actions (pbem.rulesapi.Action): each verb's ``offer``.
 
-Built from what ``order_template`` knows: the pending decision and the current phase's
-verbs. Choices are given where they cost a scan of the units (own unit names, enemy hexes
-next to own units, the Will Commit targets); where only a rules check could tell (a move's
-path, a mobilization city) the argument is typed without choices. Every action listed
-parses once filled in (tests/test_legal_actions.py); ``apply`` may still refuse it.
+The verb table (verbs.py) asks the verbs of the current phase, then those of every phase;
+``verbs.legal_actions`` handles a pending Will Commit. Choices are given where they cost a
+scan of the units (own unit names, enemy hexes next to own units, the Will Commit targets);
+where only a rules check could tell (a move's path, a mobilization city) the argument is
+typed without choices. Every action listed parses once filled in
+(tests/test_legal_actions.py); ``apply`` may still refuse it.
 """
 
 from __future__ import annotations
@@ -14,24 +15,10 @@ from collections.abc import Callable
 from pbem.rulesapi import Action, Arg
 
 from . import geo, war
-from .sequence import pending
-from .state import PHASES, State, Unit, faction_of, is_air, is_ground, on_map, unit_enemy
+from .state import PHASES, State, Unit, faction_of, hex_of, is_air, is_ground, on_map, unit_enemy
 
 COMMIT = Arg("commit", "word", ("will-commit", "no-commit"), optional=True)
 END_PHASE = Action("end-phase", (), "USE 1.2", "end this step of the Sequence of Play")
-
-
-def legal_actions(s: State, seat: str) -> list[Action]:
-    p = pending(s)
-    if p is None or p[0] != seat:
-        return []  # a file from any other seat is refused (run_file)
-    if p[1] == "will-commit":
-        return _will_commit(s, seat)
-    # "resolve" (strict dice): the waiting orders finish first in the file, then the phase goes on.
-    phase = "declare-war" if s["phase"] == "weather" else s["phase"]
-    build = _PHASES.get(phase)
-    found = build(s, seat) if build else []
-    return [*found, END_PHASE, *_standing(s)]
 
 
 def _units(s: State, seat: str, keep: Callable[[Unit], bool]) -> tuple[str, ...]:
@@ -41,13 +28,13 @@ def _units(s: State, seat: str, keep: Callable[[Unit], bool]) -> tuple[str, ...]
 def _near(s: State, seat: str, enemy: bool) -> tuple[str, ...]:
     """Hexes next to the seat's on-map ground units (with an enemy unit in them if ``enemy``)."""
     b = geo.board(s)
-    own = [u["hex"] for u in s["units"].values() if faction_of(s, u) == seat and on_map(u) and is_ground(u)]
+    own = [hex_of(u) for u in s["units"].values() if faction_of(s, u) == seat and on_map(u) and is_ground(u)]
     enemy_at = {u["hex"] for u in s["units"].values() if on_map(u) and unit_enemy(s, u, seat)}
     out = {n for h in own for n in b.neighbours(h)}
     return tuple(sorted(out & enemy_at if enemy else out))
 
 
-def _will_commit(s: State, seat: str) -> list[Action]:
+def will_commit(s: State, seat: str) -> list[Action]:
     targets = tuple(c["target"] for c in s["combats"]
                     if c["defender"] == seat and c["status"] == "await-defender")
     air = _units(s, seat, lambda u: on_map(u) and is_air(u))
@@ -57,7 +44,7 @@ def _will_commit(s: State, seat: str) -> list[Action]:
                    "USE 5.1", "answer the attacker's Will Commit (retreat: a hex or 'stay')")]
 
 
-def _declare_war(s: State, seat: str) -> list[Action]:
+def declare_war(s: State, seat: str) -> list[Action]:
     targets = tuple(war.targets(s, seat))
     if not targets:
         return []
@@ -65,7 +52,7 @@ def _declare_war(s: State, seat: str) -> list[Action]:
                    "declare war on a neutral country (or break a policy)")]
 
 
-def _strategic_move(s: State, seat: str) -> list[Action]:
+def strategic_move(s: State, seat: str) -> list[Action]:
     if seat in s["done_turn"]["sm"]:
         return []
     movers = _units(s, seat, lambda u: on_map(u) and (is_ground(u) or is_air(u)) and u["supply"] != "no")
@@ -75,49 +62,92 @@ def _strategic_move(s: State, seat: str) -> list[Action]:
                    "USE 4.1", "move one unit along a Transport Line")]
 
 
-def _actions(s: State, seat: str) -> list[Action]:
-    ground = _units(s, seat, lambda u: on_map(u) and is_ground(u))
-    air = _units(s, seat, lambda u: on_map(u) and is_air(u))
+def end_phase(s: State, seat: str) -> list[Action]:
+    return [END_PHASE]
+
+
+def _ground(s: State, seat: str) -> tuple[str, ...]:
+    return _units(s, seat, lambda u: on_map(u) and is_ground(u))
+
+
+def _air(s: State, seat: str) -> tuple[str, ...]:
+    return _units(s, seat, lambda u: on_map(u) and is_air(u))
+
+
+def move(s: State, seat: str) -> list[Action]:
     movers = _units(s, seat, on_map)
-    targets = _near(s, seat, enemy=True)
-    out: list[Action] = []
-    if movers:
-        out.append(Action("move", (Arg("unit", "unit", movers), Arg("path", "loc", None, repeat=True)),
-                          "USE 4.2.3", "activate a unit and move it (1 PP Leg, 2 PP Mobile)"))
-    if ground and targets:
-        out.append(Action("attack", (Arg("target", "hex", targets), Arg("from", "unit", ground, keyword="from"),
-                                     COMMIT, Arg("air", "unit", air, keyword="air", optional=True),
-                                     Arg("advance", "word", ("no-advance",), optional=True)),
-                          "USE 5.3.2", "a Mobile Attack from an adjacent hex"))
-        out.append(Action("assault", (Arg("target", "hex", targets),
-                                      Arg("from", "unit", ground, keyword="from", optional=True)),
-                          "USE 5.3.3", "join an Assault (ends the unit's movement)"))
+    if not movers:
+        return []
+    return [Action("move", (Arg("unit", "unit", movers), Arg("path", "loc", None, repeat=True)),
+                   "USE 4.2.3", "activate a unit and move it (1 PP Leg, 2 PP Mobile)")]
+
+
+def attack(s: State, seat: str) -> list[Action]:
+    ground, targets = _ground(s, seat), _near(s, seat, enemy=True)
+    if not (ground and targets):
+        return []
+    return [Action("attack", (Arg("target", "hex", targets), Arg("from", "unit", ground, keyword="from"),
+                              COMMIT, Arg("air", "unit", _air(s, seat), keyword="air", optional=True),
+                              Arg("advance", "word", ("no-advance",), optional=True)),
+                   "USE 5.3.2", "a Mobile Attack from an adjacent hex")]
+
+
+def assault(s: State, seat: str) -> list[Action]:
+    ground, targets = _ground(s, seat), _near(s, seat, enemy=True)
+    if not (ground and targets):
+        return []
+    return [Action("assault", (Arg("target", "hex", targets),
+                               Arg("from", "unit", ground, keyword="from", optional=True)),
+                   "USE 5.3.3", "join an Assault (ends the unit's movement)")]
+
+
+def resolve(s: State, seat: str) -> list[Action]:
     assaults = tuple(sorted(h for h, a in s["assaults"].items() if a["faction"] == seat))
-    if assaults:
-        out.append(Action("resolve", (Arg("target", "hex", assaults),
-                                      Arg("primary", "unit", ground, keyword="primary", optional=True),
-                                      COMMIT, Arg("air", "unit", air, keyword="air", optional=True)),
-                          "USE 5.3.3", "resolve an Assault declared this phase"))
-    if air:
-        out.append(Action("rebase", (Arg("unit", "unit", air), Arg("to", "loc", None)), "USE 6.2.1",
-                          "move an air unit to a friendly base"))
-        out.append(Action("air-strike", (Arg("unit", "unit", air), Arg("target", "hex", targets or None),
-                                         COMMIT), "USE 6.2.2", "strike an enemy hex"))
+    if not assaults:
+        return []
+    return [Action("resolve", (Arg("target", "hex", assaults),
+                               Arg("primary", "unit", _ground(s, seat), keyword="primary", optional=True),
+                               COMMIT, Arg("air", "unit", _air(s, seat), keyword="air", optional=True)),
+                   "USE 5.3.3", "resolve an Assault declared this phase")]
+
+
+def rebase(s: State, seat: str) -> list[Action]:
+    air = _air(s, seat)
+    if not air:
+        return []
+    return [Action("rebase", (Arg("unit", "unit", air), Arg("to", "loc", None)), "USE 6.2.1",
+                   "move an air unit to a friendly base")]
+
+
+def air_strike(s: State, seat: str) -> list[Action]:
+    air = _air(s, seat)
+    if not air:
+        return []
+    targets = _near(s, seat, enemy=True)
+    return [Action("air-strike", (Arg("unit", "unit", air), Arg("target", "hex", targets or None), COMMIT),
+                   "USE 6.2.2", "strike an enemy hex")]
+
+
+def fort(s: State, seat: str) -> list[Action]:
     forts = _units(s, seat, lambda u: on_map(u) and is_ground(u) and not u["fort"])
-    if forts:
-        out.append(Action("fort", (Arg("unit", "unit", forts),), "USE 15.12", "occupy a friendly fort"))
-    if s["activation"] is not None:
-        out.append(Action("end", (), "USE 6.0", "end the current activation"))
-    return out
+    if not forts:
+        return []
+    return [Action("fort", (Arg("unit", "unit", forts),), "USE 15.12", "occupy a friendly fort")]
 
 
-def _replacements(s: State, seat: str) -> list[Action]:
+def end(s: State, seat: str) -> list[Action]:
+    if s["activation"] is None:
+        return []
+    return [Action("end", (), "USE 6.0", "end the current activation")]
+
+
+def replace(s: State, seat: str) -> list[Action]:
     units = _units(s, seat, lambda u: on_map(u) and u["supply"] == "full" and not u["sm"] and (
         (is_ground(u) and u["reduced"] and u["kind"] != "garrison") or u["sorties"] > 0))
     return [Action("replace", (Arg("unit", "unit", units),), "USE 8.1", "improve a unit for PP")] if units else []
 
 
-def _upgrade(s: State, seat: str) -> list[Action]:
+def upgrade(s: State, seat: str) -> list[Action]:
     new = _units(s, seat, lambda u: u["box"] == "upgrade")
     old = _units(s, seat, on_map)
     if not new or not old:
@@ -126,7 +156,7 @@ def _upgrade(s: State, seat: str) -> list[Action]:
                    "swap an on-map unit for one of the Upgrade box")]
 
 
-def _mobilization(s: State, seat: str) -> list[Action]:
+def mobilize(s: State, seat: str) -> list[Action]:
     units = _units(s, seat, lambda u: u["box"] == "mobilization")
     if not units:
         return []
@@ -134,15 +164,9 @@ def _mobilization(s: State, seat: str) -> list[Action]:
                    "place a unit of the Mobilization box in a friendly city")]
 
 
-def _standing(s: State) -> list[Action]:
+def standing(s: State, seat: str) -> list[Action]:
     return [Action("standing", (Arg("what", "word", ("will-commit",)), Arg("value", "word", ("yes", "no", "ask"))),
                    "USE 5.1", "answer every later Will Commit without being asked"),
             Action("standing", (Arg("what", "word", ("skip",)), Arg("phases", "word", (*PHASES, "none"),
                                                                       repeat=True)),
                    "USE 1.2", "skip these steps of yours when nothing forces a choice")]
-
-
-_PHASES: dict[str, Callable[[State, str], list[Action]]] = {
-    "declare-war": _declare_war, "strategic-move": _strategic_move, "actions": _actions,
-    "replacements": _replacements, "upgrade": _upgrade, "mobilization": _mobilization,
-}

@@ -2,21 +2,29 @@
 and the rules tables that go with it: the Terrain Effects Chart and the Weather table.
 
 The data model is described in rules/use/SCENARIO_API.md; the files are read by
-``mapfiles.py``.  Everything is immutable once loaded.
+``mapfiles.py``.  Everything is immutable once loaded.  The issue list, the
+transport line and ``graph_distance`` are the kit's (pbem/kit/records.py,
+pbem/kit/hexmap.py); what is here is USE's: its hex facts, cities, boxes, sea
+zones and straits, and its tables.
 """
 
 from __future__ import annotations
 
-import tomllib
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from pbem.errors import InvalidInput
+from pbem.kit import records
+from pbem.kit.hexmap import TransportLine, graph_distance
+from pbem.kit.records import Issues, ScenarioIssue, line_of, read_toml
 
 from .hexgrid import DIRECTIONS, Hex, Hexside, hexside, neighbour
+
+__all__ = ["FACTIONS", "HEXSIDE_KINDS", "TERRAINS", "WEATHER_ZONES", "City", "GameMap", "HexInfo", "Issues",
+           "MapBox", "ScenarioErrors", "ScenarioIssue", "SeaZone", "Strait", "TerrainChart", "TransportLine",
+           "WeatherTable", "graph_distance", "load_terrain_chart", "load_weather_table"]
 
 TERRAINS = ("clear", "rough", "mountain", "marsh", "water")
 HEXSIDE_KINDS = ("river", "water", "strait", "prohibited")
@@ -24,30 +32,10 @@ WEATHER_ZONES = ("cold", "mild", "warm", "desert")
 FACTIONS = ("Axis", "Western", "Soviet")  # USE 2.3, in faction order (1.2)
 
 
-@dataclass(frozen=True)
-class ScenarioIssue:
-    file: str  # relative to the scenario directory (or the rules data file name)
-    line: int
-    message: str
+class ScenarioErrors(records.ScenarioErrors):
+    """Every problem found in a USE scenario (or rules table), each with its file and line."""
 
-    def __str__(self) -> str:
-        return f"{self.file}:{self.line}: {self.message}"
-
-
-class ScenarioErrors(InvalidInput):
-    """Every problem found in a scenario (or rules table), each with its file and line."""
-
-    def __init__(self, errors: list[ScenarioIssue]) -> None:
-        self.errors = sorted(errors, key=lambda e: (e.file, e.line))
-        shown = "\n".join(str(e) for e in self.errors[:50])
-        more = f"\n... and {len(self.errors) - 50} more" if len(self.errors) > 50 else ""
-        super().__init__(f"{len(self.errors)} problem(s) in the scenario data:\n{shown}{more}",
-                         hint="fix every listed line; docs/use-map.md describes the files")
-
-
-class Issues(list[ScenarioIssue]):
-    def add(self, file: str, line: int, message: str) -> None:
-        self.append(ScenarioIssue(file, line, message))
+    default_hint = "fix every listed line; docs/use-map.md describes the files"
 
 
 # --- the map model ---------------------------------------------------------------------
@@ -87,15 +75,6 @@ class City:
 
 
 @dataclass(frozen=True)
-class TransportLine:
-    name: str
-    hexes: tuple[Hex, ...]
-    start_box: str | None
-    end_box: str | None
-    line: int
-
-
-@dataclass(frozen=True)
 class SeaZone:
     id: str
     name: str
@@ -128,22 +107,6 @@ class MapBox:
     boxes: frozenset[str]
     edge_hexes: frozenset[Hex]
     line: int
-
-
-def graph_distance(a: str, b: str, neighbours: Callable[[str], Iterable[str]]) -> int:
-    """Breadth-first steps from ``a`` to ``b`` (0 when equal), or -1 if unconnected (sea zones, boxes)."""
-    seen, frontier, steps = {a}, [a], 0
-    while frontier:
-        if b in frontier:
-            return steps
-        nxt: list[str] = []
-        for loc in frontier:
-            for n in sorted(neighbours(loc)):
-                if n not in seen:
-                    seen.add(n)
-                    nxt.append(n)
-        frontier, steps = nxt, steps + 1
-    return -1
 
 
 @dataclass(frozen=True)
@@ -237,9 +200,6 @@ class GameMap:
             return self.boxes[loc].sea_zones | self.boxes[loc].boxes
         return ()
 
-
-
-
 # --- rules tables: Terrain Effects Chart and Weather table -------------------------------
 DATA = Path(__file__).resolve().parent / "data"
 
@@ -297,22 +257,11 @@ class TerrainChart:
 
 
 def _toml(path: Path, kind: str) -> tuple[dict[str, Any], str]:
-    try:
-        text = path.read_text(encoding="utf-8")
-        data = tomllib.loads(text)
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
-        raise ScenarioErrors([ScenarioIssue(path.name, 0, f"cannot read: {exc}")]) from exc
-    if data.get("format") != f"{kind} 1":
-        raise ScenarioErrors([ScenarioIssue(path.name, 1, f"format must be '{kind} 1'")])
-    return data, text
-
-
-def _line_of(text: str, needle: str) -> int:
-    """The line where a TOML table or key is written (for messages); 0 if not found."""
-    for number, line in enumerate(text.splitlines(), start=1):
-        if line.strip().startswith(needle):
-            return number
-    return 0
+    issues = Issues()
+    got = read_toml(path, kind, issues)
+    if got is None:
+        raise ScenarioErrors(issues)
+    return got
 
 
 def _int(table: Mapping[str, Any], key: str, issues: Issues, file: str, line: int,
@@ -333,7 +282,7 @@ def load_terrain_chart(path: Path | None = None) -> TerrainChart:
     terrain: dict[str, TerrainEffect] = {}
     for name in TERRAINS:
         t = data.get("terrain", {}).get(name)
-        line = _line_of(text, f"[terrain.{name}]")
+        line = line_of(text, f"[terrain.{name}]")
         if not isinstance(t, dict):
             issues.add(f, 0, f"missing table [terrain.{name}]")
             continue
@@ -345,14 +294,14 @@ def load_terrain_chart(path: Path | None = None) -> TerrainChart:
     sides: dict[str, HexsideEffect] = {}
     for kind in HEXSIDE_KINDS:
         t = data.get("hexside", {}).get(kind)
-        line = _line_of(text, f"[hexside.{kind}]")
+        line = line_of(text, f"[hexside.{kind}]")
         if not isinstance(t, dict):
             issues.add(f, 0, f"missing table [hexside.{kind}]")
             continue
         sides[kind] = HexsideEffect(kind, _int(t, "mp_plus", issues, f, line, optional=True),
                                     _int(t, "defender_drm", issues, f, line) or 0, str(t.get("why", "")))
     mv, nv, ct = data.get("movement", {}), data.get("naval", {}), data.get("cities", {})
-    lm, ln, lc = _line_of(text, "[movement]"), _line_of(text, "[naval]"), _line_of(text, "[cities]")
+    lm, ln, lc = line_of(text, "[movement]"), line_of(text, "[naval]"), line_of(text, "[cities]")
     attack = {w: _int(mv.get("attack_mp", {}), w, issues, f, lm) or 0 for w in ("fair", "poor", "severe")}
     chart = TerrainChart(
         MappingProxyType(terrain), MappingProxyType(sides), _int(mv, "transport_mp", issues, f, lm) or 0,
@@ -392,7 +341,7 @@ def load_weather_table(path: Path | None = None) -> WeatherTable:
         for month, key in enumerate(_MONTHS, start=1):
             row = table.get(key)
             if not isinstance(row, str) or len(row) != 6 or set(row) - set(_RESULTS):
-                issues.add(path.name, _line_of(text, f"[zones.{zone}]"),
+                issues.add(path.name, line_of(text, f"[zones.{zone}]"),
                            f"zones.{zone}.{key} must be 6 letters of F, P, S (die rolls 1 to 6)")
                 continue
             rows[(zone, month)] = tuple(_RESULTS[c] for c in row)

@@ -3,21 +3,35 @@
 Loading never stops at the first problem: every problem is recorded in an
 :class:`Issues` list with its file and line, so a map author fixes them all in
 one pass.  The file grammar is described at the top of each scenario file and in
-rules/use/SCENARIO_API.md.
+rules/use/SCENARIO_API.md.  The kit (pbem/kit/hexmap.py) reads the grid, the
+hexes' generic fields, hexside symmetry and transport lines; this module adds
+what is USE's: countries, weather zones, coastal and Faded Dot hexes, cities,
+map boxes, sea zones and straits.
 """
 
 from __future__ import annotations
 
-import shlex
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 from itertools import pairwise
 from pathlib import Path
 from types import MappingProxyType
 
+from pbem.kit.hexmap import (
+    HexCheck,
+    HexRecord,
+    HexSchema,
+    LineRules,
+    check_hexsides,
+    disconnected,
+    hex_or_none,
+    read_hex_map,
+    read_transport_lines,
+)
+from pbem.kit.records import Record, parse_int, read_records, split_list
+
 from .hexgrid import (
     DIRECTIONS,
-    Direction,
+    GRID,
     Hex,
     Hexside,
     adjacent,
@@ -36,203 +50,45 @@ from .mapdata import (
     MapBox,
     SeaZone,
     Strait,
-    TransportLine,
 )
 
 _SIDE_ATTRS = {"river": "river", "water": "water", "strait": "strait", "noground": "prohibited"}
 
 
-# --- records and issues -----------------------------------------------------------
-@dataclass(frozen=True)
-class Record:
-    file: str
-    line: int
-    keyword: str
-    words: tuple[str, ...]  # positional tokens after the keyword
-    attrs: Mapping[str, str]  # key=value tokens
-
-
-def read_records(path: Path, kind: str, issues: Issues) -> list[Record]:
-    """Parse a line-oriented scenario file; the first record must be ``format <kind> 1``."""
-    name = path.name
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        issues.add(name, 0, f"missing file (expected 'format {kind} 1')")
-        return []
-    except (OSError, UnicodeDecodeError) as exc:
-        issues.add(name, 0, f"cannot read: {exc}")
-        return []
-    records: list[Record] = []
-    for number, raw in enumerate(text.splitlines(), start=1):
-        try:
-            lexer = shlex.shlex(raw, posix=True)
-            lexer.whitespace_split = True
-            lexer.commenters = "#"
-            tokens = list(lexer)
-        except ValueError as exc:
-            issues.add(name, number, f"cannot split line: {exc}")
-            continue
-        if not tokens:
-            continue
-        words: list[str] = []
-        attrs: dict[str, str] = {}
-        for tok in tokens[1:]:
-            key, eq, value = tok.partition("=")
-            if not eq:
-                words.append(tok)
-            elif key in attrs:
-                issues.add(name, number, f"attribute {key!r} given twice")
-            else:
-                attrs[key] = value
-        records.append(Record(name, number, tokens[0], tuple(words), MappingProxyType(attrs)))
-    if not records or records[0].keyword != "format" or records[0].words != (kind, "1"):
-        issues.add(name, records[0].line if records else 1, f"first record must be 'format {kind} 1'")
-        # Read on anyway: the rest of the file then reports its own problems, not a cascade of
-        # "unknown country" everywhere else.
-    return [r for r in records if r.keyword != "format" or r is not records[0]]
-
-
-def split_list(value: str) -> list[str]:
-    return [v for v in value.split(",") if v]
-
-
-def parse_int(rec: Record, key: str, issues: Issues, default: int, lo: int = 0, hi: int = 99) -> int:
-    if key not in rec.attrs:
-        return default
-    text = rec.attrs[key]
-    if not text.lstrip("-").isdigit() or not lo <= int(text) <= hi:
-        issues.add(rec.file, rec.line, f"{key}={text!r} must be an integer from {lo} to {hi}")
-        return default
-    return int(text)
-
-
 # --- map.txt ---------------------------------------------------------------------------
-@dataclass
-class _HexDraft:
-    info: HexInfo
-    sides: dict[str, set[Direction]]
+def _schema(terrains: tuple[str, ...]) -> HexSchema:
+    return HexSchema(terrains, ("COUNTRY", "WEATHER"), {"WEATHER": ("weather zone", WEATHER_ZONES)},
+                     ("coastal", "dot"), ("sea", "area"), _SIDE_ATTRS)
 
 
-def _parse_hex_record(rec: Record, issues: Issues, terrains: tuple[str, ...],
-                      countries: set[str]) -> _HexDraft | None:
-    if len(rec.words) < 4:
-        issues.add(rec.file, rec.line, "hex needs: hex XXYY TERRAIN COUNTRY WEATHER [attributes]")
-        return None
-    hid, terrain, country, weather, *flags = rec.words
-    try:
-        h = parse_hex(hid)
-    except ValueError as exc:
-        issues.add(rec.file, rec.line, str(exc))
-        return None
-    bad = len(issues)
-    if terrain not in terrains:
-        issues.add(rec.file, rec.line, f"hex {h}: unknown terrain {terrain!r} (known: {', '.join(terrains)})")
-    if weather not in WEATHER_ZONES:
-        issues.add(rec.file, rec.line, f"hex {h}: unknown weather zone {weather!r}")
-    for flag in flags:
-        if flag not in ("coastal", "dot"):
-            issues.add(rec.file, rec.line, f"hex {h}: unknown flag {flag!r} (known: coastal, dot)")
-    for key in rec.attrs:
-        if key not in ("sea", "area", *_SIDE_ATTRS):
-            issues.add(rec.file, rec.line, f"hex {h}: unknown attribute {key!r}")
-    if terrain == "water":
-        if country != "-":
-            issues.add(rec.file, rec.line, f"hex {h}: a water hex has no country (write '-')")
-        if not rec.attrs.get("sea"):
-            issues.add(rec.file, rec.line, f"hex {h}: a water hex must belong to a sea zone (sea=...)")
-        if "coastal" in flags:
-            issues.add(rec.file, rec.line, f"hex {h}: only a land hex can be coastal")
-    elif country not in countries:
-        issues.add(rec.file, rec.line, f"hex {h}: unknown country {country!r}")
-    sides: dict[str, set[Direction]] = {}
-    for key, kind in _SIDE_ATTRS.items():
-        for d in split_list(rec.attrs.get(key, "")):
-            try:
-                sides.setdefault(kind, set()).add(Direction.parse(d))
-            except ValueError as exc:
-                issues.add(rec.file, rec.line, f"hex {h}: {key}: {exc}")
-    if len(issues) > bad:  # keep the hex: later checks then report their own problems, not "unknown hex"
-        terrain = terrain if terrain in terrains else "clear"
-        weather = weather if weather in WEATHER_ZONES else "mild"
-    info = HexInfo(h, terrain, None if country == "-" else country, rec.attrs.get("area") or None,
-                   weather, frozenset(split_list(rec.attrs.get("sea", ""))), "coastal" in flags,
-                   "dot" in flags, rec.line)
-    return _HexDraft(info, sides)
+def _hex_check(countries: set[str]) -> HexCheck:
+    """USE's checks of a hex record: its country, what a water hex may carry."""
+
+    def check(hx: HexRecord, rec: Record, issues: Issues) -> None:
+        h, country = hx.hex, hx.words[0]
+        if hx.terrain == "water":
+            if country != "-":
+                issues.add(rec.file, rec.line, f"hex {h}: a water hex has no country (write '-')")
+            if not rec.attrs.get("sea"):
+                issues.add(rec.file, rec.line, f"hex {h}: a water hex must belong to a sea zone (sea=...)")
+            if "coastal" in hx.flags:
+                issues.add(rec.file, rec.line, f"hex {h}: only a land hex can be coastal")
+        elif country not in countries:
+            issues.add(rec.file, rec.line, f"hex {h}: unknown country {country!r}")
+
+    return check
 
 
-def _load_hexes(records: list[Record], issues: Issues, terrains: tuple[str, ...],
-                countries: set[str]) -> tuple[int, int, dict[Hex, _HexDraft]]:
-    cols = rows = 0
-    drafts: dict[Hex, _HexDraft] = {}
-    for rec in records:
-        if rec.keyword == "grid":
-            if cols:
-                issues.add(rec.file, rec.line, "grid given twice")
-            cols = parse_int(rec, "cols", issues, 0, 1, 99)
-            rows = parse_int(rec, "rows", issues, 0, 1, 99)
-        elif rec.keyword == "hex":
-            if not cols:
-                issues.add(rec.file, rec.line, "hex before the grid record")
-                continue
-            draft = _parse_hex_record(rec, issues, terrains, countries)
-            if draft is None:
-                continue
-            h = draft.info.hex
-            if not (1 <= h.col <= cols and 1 <= h.row <= rows):
-                issues.add(rec.file, rec.line, f"hex {h} is outside the {cols}x{rows} grid")
-            elif h in drafts:
-                issues.add(rec.file, rec.line, f"hex {h} defined twice (first at line {drafts[h].info.line})")
-            else:
-                drafts[h] = draft
-        else:
-            issues.add(rec.file, rec.line, f"unknown record {rec.keyword!r} (expected grid or hex)")
-    if cols and rows:
-        missing = [str(Hex(c, r)) for c in range(1, cols + 1) for r in range(1, rows + 1)
-                   if Hex(c, r) not in drafts]
-        if missing and len(missing) < cols * rows:
-            issues.add("map.txt", 0, f"{len(missing)} hexes of the grid are not defined: "
-                       + " ".join(missing[:20]) + (" ..." if len(missing) > 20 else ""))
-    return cols, rows, drafts
-
-
-def _check_hexsides(drafts: dict[Hex, _HexDraft], issues: Issues) -> dict[Hexside, frozenset[str]]:
-    """Every hexside feature must be listed on both sides, between two land hexes (symmetry)."""
-    found: dict[Hexside, set[str]] = {}
-    for h, draft in drafts.items():
-        for kind, dirs in draft.sides.items():
-            for d in sorted(dirs):
-                n = neighbour(h, d)
-                other = drafts.get(n)
-                where = f"hex {h}: {kind} on its {d.name} side"
-                if other is None:
-                    issues.add("map.txt", draft.info.line, f"{where} faces {n}, which is not on the map")
-                elif draft.info.is_water or other.info.is_water:
-                    issues.add("map.txt", draft.info.line,
-                               f"{where}: {kind} hexsides are listed only between two land hexes")
-                elif d.opposite not in other.sides.get(kind, set()):
-                    issues.add("map.txt", draft.info.line,
-                               f"{where} is not listed on the {d.opposite.name} side of {n} "
-                               f"(line {other.info.line}): hexsides must be symmetric")
-                else:
-                    found.setdefault(hexside(h, n), set()).add(kind)
-    return {side: frozenset(kinds) for side, kinds in found.items()}
+def _hex_info(hx: HexRecord) -> HexInfo:
+    # A wrong weather zone is reported; the hex is kept so later checks report their own problems.
+    country, weather = hx.words
+    return HexInfo(hx.hex, hx.terrain, None if country == "-" else country, hx.attrs.get("area") or None,
+                   weather if weather in WEATHER_ZONES else "mild", frozenset(split_list(hx.attrs.get("sea", ""))),
+                   "coastal" in hx.flags, "dot" in hx.flags, hx.line)
 
 
 # --- features.txt ----------------------------------------------------------------------
-def _hex_or_none(rec: Record, text: str, issues: Issues, hexes: Mapping[Hex, _HexDraft]) -> Hex | None:
-    try:
-        h = parse_hex(text)
-    except ValueError as exc:
-        issues.add(rec.file, rec.line, str(exc))
-        return None
-    if h not in hexes:
-        issues.add(rec.file, rec.line, f"unknown hex {h} (not on the map)")
-        return None
-    return h
-
-
-def _parse_city(rec: Record, issues: Issues, hexes: Mapping[Hex, _HexDraft], boxes: Mapping[str, MapBox],
+def _parse_city(rec: Record, issues: Issues, hexes: Mapping[Hex, HexInfo], boxes: Mapping[str, MapBox],
                 countries: set[str]) -> City | None:
     if len(rec.words) < 3:
         issues.add(rec.file, rec.line, 'city needs: city "Name" HEX|BOX COUNTRY [capital] [port] [factories=N]')
@@ -243,9 +99,9 @@ def _parse_city(rec: Record, issues: Issues, hexes: Mapping[Hex, _HexDraft], box
     if where in boxes:
         box = where
     else:
-        h = _hex_or_none(rec, where, issues, hexes)
+        h = hex_or_none(rec, where, issues, hexes)
         if h is not None:
-            info = hexes[h].info
+            info = hexes[h]
             if info.is_water:
                 issues.add(rec.file, rec.line, f"city {name}: {h} is a water hex; cities are on land")
             elif info.country != country:
@@ -263,7 +119,7 @@ def _parse_city(rec: Record, issues: Issues, hexes: Mapping[Hex, _HexDraft], box
             issues.add(rec.file, rec.line, f"city {name}: {key} must be a number")
             coords.append(None)
     factories = parse_int(rec, "factories", issues, 0, 0, 59)
-    if "port" in flags and h is not None and not hexes[h].info.sea_zones:
+    if "port" in flags and h is not None and not hexes[h].sea_zones:
         issues.add(rec.file, rec.line, f"city {name}: a port must be in a coastal hex or list its sea zone")
     if len(issues) > bad:
         return None
@@ -271,7 +127,7 @@ def _parse_city(rec: Record, issues: Issues, hexes: Mapping[Hex, _HexDraft], box
                 coords[0], coords[1], rec.line)
 
 
-def _parse_box(rec: Record, issues: Issues, hexes: Mapping[Hex, _HexDraft], cols: int, rows: int) -> MapBox | None:
+def _parse_box(rec: Record, issues: Issues, hexes: Mapping[Hex, HexInfo], cols: int, rows: int) -> MapBox | None:
     if len(rec.words) != 3 or rec.words[2] not in ("sea", "land"):
         issues.add(rec.file, rec.line,
                    'box needs: box ID "Name" sea|land friendly=FACTION [seazones=] [boxes=] [edge=]')
@@ -282,10 +138,10 @@ def _parse_box(rec: Record, issues: Issues, hexes: Mapping[Hex, _HexDraft], cols
         issues.add(rec.file, rec.line, f"box {bid}: friendly={friendly!r} must be one of {', '.join(FACTIONS)}")
     edge: set[Hex] = set()
     for text in split_list(rec.attrs.get("edge", "")):
-        h = _hex_or_none(rec, text, issues, hexes)
+        h = hex_or_none(rec, text, issues, hexes)
         if h is None:
             continue
-        if hexes[h].info.is_water:
+        if hexes[h].is_water:
             issues.add(rec.file, rec.line, f"box {bid}: edge hex {h} is water")
         if h.col not in (1, cols) and h.row not in (1, rows):
             issues.add(rec.file, rec.line, f"box {bid}: edge hex {h} is not on the map edge")
@@ -296,58 +152,7 @@ def _parse_box(rec: Record, issues: Issues, hexes: Mapping[Hex, _HexDraft], cols
                   frozenset(split_list(rec.attrs.get("boxes", ""))), frozenset(edge), rec.line)
 
 
-def _parse_lines(recs: list[Record], issues: Issues, drafts: Mapping[Hex, _HexDraft],
-                 boxes: Mapping[str, MapBox], sides: Mapping[Hexside, frozenset[str]]) -> list[TransportLine]:
-    """Transport lines; records with the same name continue the same chain."""
-    chains: dict[str, tuple[list[tuple[str, int]], int]] = {}
-    for rec in recs:
-        if not rec.words:
-            issues.add(rec.file, rec.line, 'line needs: line "Name" HEX HEX ... (a land box id may end it)')
-            continue
-        chain, _ = chains.setdefault(rec.words[0], ([], rec.line))
-        chain.extend((tok, rec.line) for tok in rec.words[1:])
-    out: list[TransportLine] = []
-    for name, (items, first) in chains.items():
-        hexes: list[Hex] = []
-        ends: list[str | None] = [None, None]
-        for i, (tok, line) in enumerate(items):
-            if tok in boxes:
-                if 0 < i < len(items) - 1 or boxes[tok].kind != "land":
-                    issues.add("features.txt", line, f"line {name}: box {tok} must be a land box at an end")
-                    continue
-                ends[0 if i == 0 else 1] = tok
-                continue
-            try:
-                h = parse_hex(tok)
-            except ValueError as exc:
-                issues.add("features.txt", line, f"line {name}: {exc}")
-                continue
-            draft = drafts.get(h)
-            if draft is None:
-                issues.add("features.txt", line, f"line {name}: unknown hex {h} (not on the map)")
-                continue
-            if draft.info.is_water or draft.info.faded_dot:
-                issues.add("features.txt", line, f"line {name}: {h} is not a land hex a line can run through")
-            if hexes and hexes[-1] == h:
-                continue
-            if hexes and not adjacent(hexes[-1], h):
-                issues.add("features.txt", line, f"line {name}: {hexes[-1]} and {h} are not adjacent "
-                           "(transport lines must be continuous)")
-            elif hexes and "water" in sides.get(hexside(hexes[-1], h), frozenset()) \
-                    and "strait" not in sides.get(hexside(hexes[-1], h), frozenset()):
-                issues.add("features.txt", line, f"line {name}: {hexes[-1]}-{h} crosses a water hexside")
-            hexes.append(h)
-        for end, h_end in ((ends[0], hexes[0] if hexes else None), (ends[1], hexes[-1] if hexes else None)):
-            if end is not None and h_end is not None and h_end not in boxes[end].edge_hexes:
-                issues.add("features.txt", first, f"line {name}: {h_end} is not an edge hex of box {end}")
-        if len(hexes) >= 2 or (hexes and any(ends)):
-            out.append(TransportLine(name, tuple(hexes), ends[0], ends[1], first))
-        else:
-            issues.add("features.txt", first, f"line {name}: needs at least two hexes")
-    return out
-
-
-def _sea_zones(recs: list[Record], issues: Issues, drafts: Mapping[Hex, _HexDraft],
+def _sea_zones(recs: list[Record], issues: Issues, infos: Mapping[Hex, HexInfo],
                boxes: Mapping[str, MapBox]) -> dict[str, SeaZone]:
     declared: dict[str, Record] = {}
     for rec in recs:
@@ -359,19 +164,19 @@ def _sea_zones(recs: list[Record], issues: Issues, drafts: Mapping[Hex, _HexDraf
             declared[rec.words[0]] = rec
     water: dict[str, set[Hex]] = {z: set() for z in declared}
     coast: dict[str, set[Hex]] = {z: set() for z in declared}
-    for h, d in drafts.items():
-        for z in sorted(d.info.sea_zones):
+    for h, d in infos.items():
+        for z in sorted(d.sea_zones):
             if z not in declared:
-                issues.add("map.txt", d.info.line, f"hex {h}: unknown sea zone {z!r}")
+                issues.add("map.txt", d.line, f"hex {h}: unknown sea zone {z!r}")
                 continue
-            (water if d.info.is_water else coast)[z].add(h)
+            (water if d.is_water else coast)[z].add(h)
             # 1.3.3: a coastal hex touches a water hex of its zone; a full-land port (1.3.6,
             # e.g. London up the Thames) is authored to lie within 2 hexes of one.
-            reach = 1 if d.info.coastal else 2
-            if d.info.is_land and not any(
-                    n in drafts and drafts[n].info.is_water and z in drafts[n].info.sea_zones
+            reach = 1 if d.coastal else 2
+            if d.is_land and not any(
+                    n in infos and infos[n].is_water and z in infos[n].sea_zones
                     for n in hexes_within(h, reach)):
-                issues.add("map.txt", d.info.line, f"hex {h}: lists sea zone {z} but no water hex of it is "
+                issues.add("map.txt", d.line, f"hex {h}: lists sea zone {z} but no water hex of it is "
                            f"within {reach} hex{'es' if reach > 1 else ''} (1.3.3, 1.3.6)")
     zones: dict[str, SeaZone] = {}
     for z, rec in declared.items():
@@ -402,7 +207,7 @@ def _sea_zones(recs: list[Record], issues: Issues, drafts: Mapping[Hex, _HexDraf
     return zones
 
 
-def _straits(recs: list[Record], issues: Issues, drafts: Mapping[Hex, _HexDraft],
+def _straits(recs: list[Record], issues: Issues, infos: Mapping[Hex, HexInfo],
              zones: Mapping[str, SeaZone]) -> tuple[Strait, ...]:
     """``strait "Name" ZONE ZONE XXYY XXYY``: a Strait symbol between two adjacent Sea Zones,
     pointing to two adjacent land hexes that lie in both zones (1.3.3, 1.3.6, 4.2.4)."""
@@ -433,17 +238,17 @@ def _straits(recs: list[Record], issues: Issues, drafts: Mapping[Hex, _HexDraft]
                 issues.add(rec.file, rec.line, f"strait {name}: {exc}")
                 ok = False
                 continue
-            d = drafts.get(h)
+            d = infos.get(h)
             if d is None:
                 issues.add(rec.file, rec.line, f"strait {name}: hex {text} is not on the map")
                 ok = False
                 continue
-            if not d.info.is_land:
+            if not d.is_land:
                 issues.add(rec.file, rec.line, f"strait {name}: hex {text} is water; a strait points "
                            "to two land hexes (4.2.4)")
                 ok = False
             for z in (za, zb):
-                if z in zones and z not in d.info.sea_zones:
+                if z in zones and z not in d.sea_zones:
                     issues.add(rec.file, rec.line, f"strait {name}: hex {text} does not list sea zone "
                                f"{z} (a strait ending at a hex puts it in both zones, 1.3.6)")
                     ok = False
@@ -464,47 +269,29 @@ def _check_zone_contiguous(z: str, rec: Record, water: set[Hex], issues: Issues)
     if not water:
         issues.add(rec.file, rec.line, f"sea zone {z} has no water hex")
         return
-    start = min(water)
-    seen, todo = {start}, [start]
-    while todo:
-        h = todo.pop()
-        for n in (neighbour(h, d) for d in DIRECTIONS):
-            if n in water and n not in seen:
-                seen.add(n)
-                todo.append(n)
-    if seen != water:
-        rest = sorted(water - seen)
+    split = disconnected(water, GRID)
+    if split is not None:
+        start, rest = split
         issues.add(rec.file, rec.line, f"sea zone {z}: its water hexes are not connected "
                    f"({start} does not reach {' '.join(map(str, rest[:6]))})")
 
 
-def load_map(directory: Path, issues: Issues, terrains: Iterable[str], countries: set[str],
-             prohibited: frozenset[str] = frozenset()) -> GameMap:
-    terrains = tuple(terrains)
-    cols, rows, drafts = _load_hexes(read_records(directory / "map.txt", "use-map", issues),
-                                     issues, terrains, countries)
-    sides = _check_hexsides(drafts, issues)
-    recs = read_records(directory / "features.txt", "use-features", issues)
-    by_kind: dict[str, list[Record]] = {"seazone": [], "strait": [], "box": [], "city": [], "line": []}
-    for rec in recs:
-        if rec.keyword not in by_kind:
-            issues.add(rec.file, rec.line, f"unknown record {rec.keyword!r} (expected "
-                       "seazone, strait, box, city or line)")
-        else:
-            by_kind[rec.keyword].append(rec)
-    boxes: dict[str, MapBox] = {}
-    for rec in by_kind["box"]:
-        box = _parse_box(rec, issues, drafts, cols, rows)
-        if box is not None and box.id in boxes:
-            issues.add(rec.file, rec.line, f"box {box.id} declared twice")
-        elif box is not None:
-            boxes[box.id] = box
-    zones = _sea_zones(by_kind["seazone"], issues, drafts, boxes)
-    straits = _straits(by_kind["strait"], issues, drafts, zones)
+def _line_rules(infos: Mapping[Hex, HexInfo], boxes: Mapping[str, MapBox],
+                sides: Mapping[Hexside, frozenset[str]]) -> LineRules:
+    def barrier(a: Hex, b: Hex) -> str | None:
+        feats = sides.get(hexside(a, b), frozenset())
+        return "water" if "water" in feats and "strait" not in feats else None
+
+    return LineRules(GRID, {b: box.edge_hexes if box.kind == "land" else None for b, box in boxes.items()},
+                     lambda h: infos[h].is_water or infos[h].faded_dot, barrier)
+
+
+def _cities(recs: list[Record], issues: Issues, infos: Mapping[Hex, HexInfo], boxes: Mapping[str, MapBox],
+            countries: set[str]) -> tuple[dict[str, City], dict[Hex, City]]:
     cities: dict[str, City] = {}
     city_at: dict[Hex, City] = {}
-    for rec in by_kind["city"]:
-        city = _parse_city(rec, issues, drafts, boxes, countries)
+    for rec in recs:
+        city = _parse_city(rec, issues, infos, boxes, countries)
         if city is None:
             continue
         if city.name in cities:
@@ -516,17 +303,49 @@ def load_map(directory: Path, issues: Issues, terrains: Iterable[str], countries
             cities[city.name] = city
             if city.hex is not None:
                 city_at[city.hex] = city
-    for h, d in drafts.items():
-        if d.info.is_land and d.info.sea_zones and not d.info.coastal and h not in city_at:
-            issues.add("map.txt", d.info.line, f"hex {h}: only a coastal hex or a port lists sea zones")
-    lines = _parse_lines(by_kind["line"], issues, drafts, boxes, sides)
+    for h, d in infos.items():
+        if d.is_land and d.sea_zones and not d.coastal and h not in city_at:
+            issues.add("map.txt", d.line, f"hex {h}: only a coastal hex or a port lists sea zones")
+    return cities, city_at
+
+
+def _features(directory: Path, issues: Issues) -> dict[str, list[Record]]:
+    by_kind: dict[str, list[Record]] = {"seazone": [], "strait": [], "box": [], "city": [], "line": []}
+    for rec in read_records(directory / "features.txt", "use-features", issues):
+        if rec.keyword not in by_kind:
+            issues.add(rec.file, rec.line, f"unknown record {rec.keyword!r} (expected "
+                       "seazone, strait, box, city or line)")
+        else:
+            by_kind[rec.keyword].append(rec)
+    return by_kind
+
+
+def load_map(directory: Path, issues: Issues, terrains: Iterable[str], countries: set[str],
+             prohibited: frozenset[str] = frozenset()) -> GameMap:
+    grid = read_hex_map(read_records(directory / "map.txt", "use-map", issues), issues,
+                        _schema(tuple(terrains)), _hex_check(countries))
+    cols, rows = grid.cols, grid.rows
+    infos = {h: _hex_info(hx) for h, hx in grid.hexes.items()}
+    sides = check_hexsides(grid.hexes, issues, GRID)
+    by_kind = _features(directory, issues)
+    boxes: dict[str, MapBox] = {}
+    for rec in by_kind["box"]:
+        box = _parse_box(rec, issues, infos, cols, rows)
+        if box is not None and box.id in boxes:
+            issues.add(rec.file, rec.line, f"box {box.id} declared twice")
+        elif box is not None:
+            boxes[box.id] = box
+    zones = _sea_zones(by_kind["seazone"], issues, infos, boxes)
+    straits = _straits(by_kind["strait"], issues, infos, zones)
+    cities, city_at = _cities(by_kind["city"], issues, infos, boxes, countries)
+    lines = read_transport_lines(by_kind["line"], issues, infos, _line_rules(infos, boxes, sides))
     links = frozenset(hexside(a, b) for ln in lines for a, b in pairwise(ln.hexes) if adjacent(a, b))
     box_links: dict[str, set[Hex]] = {}
     for ln in lines:
         for box_id, h in ((ln.start_box, ln.hexes[0]), (ln.end_box, ln.hexes[-1])):
             if box_id is not None:
                 box_links.setdefault(box_id, set()).add(h)
-    return GameMap(cols, rows, MappingProxyType({h: d.info for h, d in sorted(drafts.items())}),
+    return GameMap(cols, rows, MappingProxyType(dict(sorted(infos.items()))),
                    MappingProxyType(sides), MappingProxyType(cities), tuple(lines),
                    MappingProxyType(zones), MappingProxyType(boxes), prohibited,
                    MappingProxyType(city_at), links,

@@ -11,7 +11,7 @@ from typing import Any
 
 from .geo import Board
 from .refusals import illegal
-from .state import State, enemies, faction_of, is_air, is_ground, units_at
+from .state import State, enemies, faction_of, hex_of, is_air, is_ground, on_map, units_at
 from .strictdice import need, strict
 from .will import capture_city
 
@@ -22,14 +22,17 @@ AIRDROP_RANGE = 3  # USE 6.1.1
 AIRDROP_NATIONS = {"axis": ("GER",), "western": ("UK", "USA"), "soviet": ("USSR",)}
 
 
-def _take_marker(state: State, order: Order, faction: str, name: str, rule: str) -> None:
-    pool = state.setdefault("event_markers", {}).setdefault(faction, {})
-    if pool.get(name) != "available":
+def _check_marker(state: State, order: Order, faction: str, name: str, rule: str) -> None:
+    if state["event_markers"].get(faction, {}).get(name) != "available":
         illegal(order, f"your {name.title()} marker is not available now", rule)
-    pool[name] = "placed"
 
 
-def airdrop(state: State, b: Board, order: Order, faction: str, ctx: Any, events: Events) -> None:
+def _take_marker(state: State, faction: str, name: str) -> None:
+    state["event_markers"].setdefault(faction, {})[name] = "placed"
+
+
+def check_airdrop(state: State, b: Board, order: Order, faction: str) -> None:
+    """USE 6.1.1: an Airdrop marker within 3 hexes of an air unit of the marker's nationality."""
     h = order["target"]
     if b.ground_prohibited(h) and not b.on_map(h):
         illegal(order, f"{h} is not on the map", "6.1.1")
@@ -38,10 +41,16 @@ def airdrop(state: State, b: Board, order: Order, faction: str, ctx: Any, events
     if h in state["markers"]["airdrop"]:
         illegal(order, f"{h} already has an Airdrop marker", "6.1")
     nations = AIRDROP_NATIONS[faction]
-    if not any(is_air(u) and u["box"] is None and u["country"] in nations and b.distance(u["hex"], h) <= AIRDROP_RANGE
+    if not any(is_air(u) and on_map(u) and u["country"] in nations and b.distance(hex_of(u), h) <= AIRDROP_RANGE
                for u in state["units"].values()):
         illegal(order, f"no {'/'.join(nations)} air unit within {AIRDROP_RANGE} hexes of {h}", "6.1.1")
-    _take_marker(state, order, faction, "airdrop", "6.1.1")
+    _check_marker(state, order, faction, "airdrop", "6.1.1")
+
+
+def airdrop(state: State, b: Board, order: Order, faction: str, ctx: Any, events: Events) -> None:
+    """Checked by ``check_airdrop``."""
+    h = order["target"]
+    _take_marker(state, faction, "airdrop")
     state["markers"]["airdrop"][h] = faction
     events.append({"kind": "airdrop", "faction": faction, "hex": h})
     city = b.city(h)
@@ -55,18 +64,25 @@ def airdrop(state: State, b: Board, order: Order, faction: str, ctx: Any, events
             capture_city(state, b, h, faction, events)
 
 
-def partisans(state: State, b: Board, order: Order, faction: str, events: Events) -> None:
+def check_partisans(state: State, b: Board, order: Order, faction: str) -> None:
+    """USE 6.1.4: a Partisans marker on an enemy unit in an active or conquered friendly country."""
     h = order["target"]
     if h in state["markers"]["partisans"]:
         illegal(order, f"{h} already has a Partisans marker", "6.1")
     code = b.country.get(h)
-    c = state["countries"].get(code or "", {})
-    friendly_country = c.get("faction") == faction and c.get("status") in ("active", "conquered")
+    c = state["countries"].get(code or "")
+    friendly_country = c is not None and c["faction"] == faction and c["status"] in ("active", "conquered")
     if not friendly_country:
         illegal(order, f"{h} is not in an active or conquered friendly country", "6.1.4")
     if not any((is_air(u) or is_ground(u)) and enemies(faction_of(state, u), faction) for u in units_at(state, h)):
         illegal(order, f"{h} holds no enemy air or ground unit", "6.1.4")
-    _take_marker(state, order, faction, "partisans", "6.1.4")
+    _check_marker(state, order, faction, "partisans", "6.1.4")
+
+
+def partisans(state: State, b: Board, order: Order, faction: str, events: Events) -> None:
+    """Checked by ``check_partisans``."""
+    h = order["target"]
+    _take_marker(state, faction, "partisans")
     state["markers"]["partisans"][h] = faction
     events.append({"kind": "partisans", "faction": faction, "hex": h})
 
@@ -74,7 +90,7 @@ def partisans(state: State, b: Board, order: Order, faction: str, events: Events
 def end_of_actions(state: State, faction: str, ctx: Any, events: Events) -> None:
     """USE 1.2.1 / 6.1: markers come off at the end of the Actions Sub-Phase; Airdrop: a die,
     1-5 back that many turns later, 6 removed from the scenario; Partisans: back a die later."""
-    pool = state.setdefault("event_markers", {}).setdefault(faction, {})
+    pool = state["event_markers"].setdefault(faction, {})
     for name in ("airdrop", "partisans"):
         placed = [h for h, f in state["markers"][name].items() if f == faction]
         for h in placed:
@@ -92,19 +108,20 @@ def end_of_actions(state: State, faction: str, ctx: Any, events: Events) -> None
 def return_marker(state: State, faction: str, name: str, turn: int, ctx: Any, events: Events) -> None:
     """USE 6.1: the return die of a marker taken off in ``turn``: 1-5 back that many turns
     later (now, if that turn has begun), 6 and an Airdrop is removed from the scenario."""
-    pool = state.setdefault("event_markers", {}).setdefault(faction, {})
+    pool = state["event_markers"].setdefault(faction, {})
     die = ctx.roll(6, f"{name} return")[0] if ctx is not None else 6
     pool[name] = "removed" if name == "airdrop" and die == 6 else turn + die
     events.append({"kind": "marker-return", "marker": name, "faction": faction, "die": die,
                    "back": pool[name]})
-    if isinstance(pool[name], int) and pool[name] <= state["turn"]:
+    back = pool[name]
+    if isinstance(back, int) and back <= state["turn"]:
         pool[name] = "available"  # its Turn Track box has already come (12.2)
         events.append({"kind": "marker-back", "marker": name, "faction": faction})
 
 
 def turn_track(state: State, events: Events) -> None:
     """USE 12.2: counters on the new turn's box come back."""
-    for faction, pool in state.get("event_markers", {}).items():
+    for faction, pool in state["event_markers"].items():
         for name, v in pool.items():
             if isinstance(v, int) and v <= state["turn"]:
                 pool[name] = "available"

@@ -3,16 +3,17 @@
 from __future__ import annotations
 
 import functools
-import hashlib
 from typing import Any
 
 from pbem.errors import OrderError, OrderErrors
 from pbem.kit.cases import ScriptedContext  # dry: dice cycle, earlier openings unknown
+from pbem.kit.orders import rollback
 from pbem.rulesapi import Action, Outcome, Pending, RulesModule, Scenario
 
-from . import actions, activation, economy, geo, orders, sequence, strictdice, war
+from . import actions, activation, geo, orders, sequence, strictdice, verbs
 from .refusals import illegal
 from .state import State, clone
+from .verbs import TABLE, Turn
 
 Order = dict[str, Any]
 Events = list[dict[str, Any]]
@@ -26,20 +27,19 @@ VERSION = "0.7"  # 0.7: strict dice (strictdice.py): combats and due orders reso
 
 @functools.cache
 def _code_digest() -> bytes:
-    """Hash over this package's source: a game is verified by the code that played it.
+    """Hash over this package's code and tables, the kit and the rule-relevant engine modules.
 
     Tables alone are not enough: a changed rule in code (a different retreat
     choice, a fixed bug) changes what a file means, so every player's pbem must
-    run identical rules. Any edit, even a comment, changes the hash; releases
-    are the unit of compatibility.
+    run identical rules (pbem.kit.digest says what is covered, and why). Any
+    edit, even a comment, changes the hash; releases are the unit of
+    compatibility.
     """
     from pathlib import Path
 
-    h = hashlib.sha256(b"pbem/v1/use-code\n")
-    for p in sorted(Path(__file__).parent.glob("*.py")):
-        content = p.read_bytes().replace(b"\r\n", b"\n")
-        h.update(p.name.encode() + b"\0" + len(content).to_bytes(8, "big") + content)
-    return h.digest()
+    from pbem.kit.digest import rules_digest
+
+    return rules_digest("use", VERSION, Path(__file__).resolve().parent)
 
 
 class UseRules(RulesModule):
@@ -50,10 +50,7 @@ class UseRules(RulesModule):
 
     # --- tables and scenarios ------------------------------------------------
     def rules_hash(self) -> bytes:
-        from .tables import tables_digest
-
-        return hashlib.sha256(b"pbem/v1/use-rules\n" + VERSION.encode() + tables_digest() + _code_digest()
-                              ).digest()
+        return _code_digest()
 
     def scenarios(self) -> list[str]:
         from . import scenario as scen
@@ -96,7 +93,7 @@ class UseRules(RulesModule):
         return r
 
     def parse_orders(self, text: str, seat: str, public: Any, private: Any) -> Any:
-        return {"orders": orders.parse(text, public)}
+        return {"orders": verbs.parse(text, public)}
 
     def public_orders(self, parsed: Any) -> Any:
         return {"orders": orders.public_projection(parsed["orders"])}
@@ -122,7 +119,7 @@ class UseRules(RulesModule):
     def check_orders(self, text: str, seat: str, public: Any, private: Any,
                      ctx: Any | None = None) -> list[OrderError]:
         try:
-            parsed = orders.parse(text, public)
+            parsed = verbs.parse(text, public)
         except OrderErrors as e:
             return list(e.errors)
         except OrderError as e:
@@ -141,9 +138,7 @@ class UseRules(RulesModule):
         return template(public, seat)
 
     def legal_actions(self, public: Any, private: Any, seat: str) -> list[Action]:
-        from .legal import legal_actions
-
-        return legal_actions(public, seat)
+        return verbs.legal_actions(public, seat)
 
     def summary_view(self, public: Any, private: Any | None, seat: str | None) -> dict[str, Any]:
         from .view import summary_view
@@ -245,33 +240,33 @@ def run_file(s: State, seat: str, parsed: list[Order], ctx: Any, events: Events,
         if errors is None:
             resolving = run_order(s, b, seat, o, ctx, events, resolving)
             continue
-        snapshot = clone(s)
         try:
-            resolving = run_order(s, b, seat, o, ctx, events, resolving)
+            # Checking a file: a refused order leaves no trace and the next one is checked too.
+            with rollback(s, clone):
+                resolving = run_order(s, b, seat, o, ctx, events, resolving)
         except OrderError as e:
             errors.append(e)
-            s.clear()
-            s.update(snapshot)
 
 
 def run_order(s: State, b: geo.Board, seat: str, o: Order, ctx: Any, events: Events, resolving: bool) -> bool:
     """Apply one order; in strict dice mode an order that needs dice waits for the author's
     next file (strictdice.py)."""
+    t = Turn(s, b, seat, ctx, events, resolving)
     if not strictdice.strict(ctx):
-        return _run_order(s, b, seat, o, ctx, events, resolving)
+        _run_order(t, o)
+        return t.resolving
     if o["verb"] != "standing":
         _stop_for_dice(s, seat, o, resolving)
-    snapshot, n = clone(s), len(events)
+    n = len(events)
     try:
-        return _run_order(s, b, seat, o, ctx, events, resolving)
+        with rollback(s, clone, strictdice.NeedDice):
+            _run_order(t, o)
     except strictdice.NeedDice as nd:
-        s.clear()
-        s.update(snapshot)
         del events[n:]
         ctx.reserve_rolls(nd.count)
         s.setdefault("due", []).append({"roller": seat, "order": orders.public_projection([o])[0]})
         events.append({"kind": "dice-wait", "faction": seat, "verb": o["verb"], "dice": nd.count})
-        return resolving
+    return t.resolving
 
 
 def _stop_for_dice(s: State, seat: str, o: Order, resolving: bool) -> None:
@@ -287,109 +282,44 @@ def _stop_for_dice(s: State, seat: str, o: Order, resolving: bool) -> None:
                 "send this file; continue in your next one")
 
 
-def _run_order(s: State, b: geo.Board, seat: str, o: Order, ctx: Any, events: Events, resolving: bool) -> bool:
+def _run_order(t: Turn, o: Order) -> None:
+    """Whose turn and which step it is, then the verb's own check and effect (verbs.TABLE).
+    Standing orders may be given at any time."""
     verb = o["verb"]
-    if verb == "standing":
-        set_standing(s, seat, o, events)
-        return resolving
+    if verb != "standing":
+        _check_turn(t, o)
+        want = TABLE.phase(verb)
+        if want and want != t.s["phase"]:
+            goto_phase(t.s, t.b, t.seat, o, want, t.ctx, t.events)
+    TABLE.run(t, o)
+
+
+def _check_turn(t: Turn, o: Order) -> None:
+    """Refuse an order the seat may not give at this point of the Sequence of Play."""
+    s, seat, verb = t.s, t.seat, o["verb"]
     p = sequence.pending(s)
     if p is None:
         illegal(o, "the game is over", "12.1")
     if verb == "will-commit":
         if p[:2] != (seat, "will-commit"):
             illegal(o, "no combat waits for your Will Commit", "5.1")
-        actions.answer(s, b, o, seat, events)
-        return resolving
+        return
     if p[1] == "will-commit" and p[0] == seat:
         illegal(o, "answer the pending Will Commit first ('will-commit HEX yes|no')", "5.1")
-    if resolving and verb != "resolve":
+    if t.resolving and verb != "resolve":
         illegal(o, "after 'resolve' orders only further 'resolve' orders may follow in this file", "5.3.3",
                 "the Assaults resolve when the defenders have answered; continue in your next file")
-    if p[0] != seat and not (resolving and verb == "resolve"):
+    if p[0] != seat and not (t.resolving and verb == "resolve"):
         illegal(o, f"the file must stop here: {p[0]} must act next ({p[2]})", "5.1" if s["combats"] else "1.2",
                 "send this file; continue in your next one")
-    if verb in ("pass", "end-phase"):
-        if s["phase"] == "actions":
-            activation.end_activation(s, events)
-        sequence.advance(s, b, events, ctx)
-        return resolving
-    want = orders.VERB_PHASE[verb]
     if verb == "strategic-move" and seat in s["done_turn"]["sm"]:
         illegal(o, f"{seat} has already made its Strategic Move this turn", "4.1.1")
-    if want and want != s["phase"]:
-        goto_phase(s, b, seat, o, want, ctx, events)
-    if verb == "declare-war":
-        war.declare_war(s, b, o, seat, ctx, events)
-    elif verb == "strategic-move":
-        from .movement import strategic_move
-
-        strategic_move(s, b, o, actions.own_unit(s, o, o["unit"], seat), o["path"], events)
-    elif verb == "move":
-        actions.do_move(s, b, o, seat, events, ctx)
-    elif verb == "attack":
-        o = dict(o, unit=_unit_at(s, o, o.get("unit")))
-        actions.declare_mobile(s, b, o, seat, ctx, events)
-    elif verb == "assault":
-        o = dict(o, unit=_unit_at(s, o, o.get("unit")))
-        actions.declare_assault(s, b, o, seat, events)
-    elif verb == "resolve":
-        o = dict(o, unit=_unit_at(s, o, o.get("unit")))
-        actions.declare_resolve(s, b, o, seat, ctx, events)
-        return True
-    elif verb == "rebase":
-        actions.do_rebase(s, b, o, seat, events)
-    elif verb == "air-strike":
-        actions.declare_air_strike(s, b, o, seat, ctx, events)
-    elif verb in ("airdrop", "partisans"):
-        from . import markers
-
-        activation.end_activation(s, events)
-        if verb == "airdrop":
-            markers.airdrop(s, b, o, seat, ctx, events)
-        else:
-            markers.partisans(s, b, o, seat, events)
-    elif verb == "fort":
-        actions.do_fort(s, b, o, seat, events)
-    elif verb == "bomb":
-        from .airops import bombing_run
-
-        bombing_run(s, b, o, seat, ctx, events)
-    elif verb == "disband":
-        from .supply import disband
-
-        disband(s, b, o, seat, events)
-    elif verb == "end":
-        act = s["activation"]
-        if o.get("unit") and (act is None or act["unit"] != o["unit"]):
-            illegal(o, f"{o['unit']} is not the active unit", "6.0")
-        activation.end_activation(s, events)
-    elif verb == "replace":
-        economy.replace(s, b, o, seat, events)
-    elif verb == "upgrade":
-        economy.upgrade(s, b, o, seat, events)
-    elif verb == "mobilize":
-        economy.mobilize(s, b, o, seat, events)
-    elif verb == "transfer":
-        economy.transfer(s, o, seat, events)
-    sequence.settle(s, b, seat, events, ctx)
-    return resolving
-
-
-def _unit_at(s: State, o: Order, ref: str | None) -> str | None:
-    """Attack orders may name the attacker by its hex ('attack 1305 from 1204')."""
-    if ref is None or not orders.HEX_RE.match(ref):
-        return ref
-    for u in s["units"].values():
-        if u["hex"] == ref and u["box"] is None and u["kind"] in ("infantry", "paratroop", "garrison",
-                                                                   "motorized", "tank"):
-            uid: str = u["id"]
-            return uid
-    illegal(o, f"no ground unit at {ref}", "5.1")
 
 
 def goto_phase(s: State, b: geo.Board, seat: str, o: Order, want: str, ctx: Any, events: Events) -> None:
     """An order of a later phase ends the seat's current phase(s), as 'end-phase' would, as long
-    as nobody else has to act in between."""
+    as nobody else has to act in between. It changes the state before the order's own check:
+    that check needs the phase the order belongs to; a refusal is undone by the rollback."""
     for _ in range(len(sequence.steps(s)) + 1):
         if s["phase"] == want and s["active"] == seat:
             return
@@ -405,17 +335,3 @@ def goto_phase(s: State, b: geo.Board, seat: str, o: Order, want: str, ctx: Any,
     if not (s["phase"] == want and s["active"] == seat):
         illegal(o, f"'{o['verb']}' belongs to the {want} phase; it is now the {sequence.phase_label(s)}",
                 "1.2", "end the file here; the order can go in a later file")
-
-
-def set_standing(s: State, seat: str, o: Order, events: Events) -> None:
-    """Standing orders: public choices that need no secrecy, so the engine needs no email."""
-    st = s["standing"].setdefault(seat, {"will_commit": None, "retreat_toward": None, "skip": []})
-    if o["what"] == "will-commit":
-        st["will_commit"] = None if o["value"] == "ask" else o["value"]
-    elif o["what"] == "retreat-toward":
-        st["retreat_toward"] = o["value"]
-    elif o["what"] in ("home-defense", "intercept", "pro-marker"):
-        st[o["what"].replace("-", "_")] = list(o["value"])
-    else:
-        st["skip"] = sorted(set(o["value"]))
-    events.append({"kind": "standing", "seat": seat, "what": o["what"], "value": o["value"]})

@@ -12,11 +12,13 @@ from . import politics, supply
 from .geo import Board, terrain_chart
 from .refusals import illegal
 from .state import (
+    Activation,
     State,
     Unit,
     add_sorties,
     enemies,
     faction_of,
+    hex_of,
     is_air,
     is_ground,
     is_naval,
@@ -26,6 +28,7 @@ from .state import (
 from .zoc import ezoc_sources, friendly_anchor, in_ezoc
 
 Order = dict[str, Any]
+Events = list[dict[str, Any]]
 
 
 def enemy_presence(state: State, b: Board, h: str, faction: str) -> bool:
@@ -73,7 +76,7 @@ def stack_conflict(state: State, unit: Unit, h: str) -> Unit | None:
 # --- entering a hex: control, forts, displacement ----------------------------
 
 
-def enter_hex(state: State, b: Board, unit: Unit, h: str, events: list[dict[str, Any]]) -> None:
+def enter_hex(state: State, b: Board, unit: Unit, h: str, events: Events) -> None:
     """Put a ground unit into ``h`` and apply what entering does (2.3.1, 4.2.3, 4.2.3.7, 13.8)."""
     faction = faction_of(state, unit)
     assert faction is not None
@@ -97,9 +100,9 @@ def enter_hex(state: State, b: Board, unit: Unit, h: str, events: list[dict[str,
         check_conquest(state, b, code, events)  # USE 13.2: an invader entering a collapsed country
 
 
-def _west_invaded(state: State, b: Board, unit: Unit, h: str, events: list[dict[str, Any]]) -> None:
+def _west_invaded(state: State, b: Board, unit: Unit, h: str, events: Events) -> None:
     """USE 13.8 trigger: the Axis enters Belgium, Netherlands, Ireland, or Mainland France/UK."""
-    if state["flags"].get("west_invaded") or faction_of(state, unit) != "axis":
+    if state["flags"]["west_invaded"] or faction_of(state, unit) != "axis":
         return
     code = b.country.get(h)
     if code in ("BEL", "NET", "IRE") or (code in ("FRA", "UK") and b.mainland(h)):
@@ -130,11 +133,11 @@ def air_end_ok(state: State, b: Board, unit: Unit, h: str) -> str | None:
     return None
 
 
-def displace(state: State, b: Board, unit: Unit, events: list[dict[str, Any]]) -> None:
+def displace(state: State, b: Board, unit: Unit, events: Events) -> None:
     """USE 4.2.3.7: an enemy air/naval unit moves away, adding 1 Sortie if under 6; eliminated if
     it has nowhere to go. DECISION: the engine moves it to the nearest eligible hex (lowest hex
     id on ties) within its MP, so the owner need not be asked by email."""
-    start = unit["hex"]
+    start = hex_of(unit)
     unit["hex"] = None  # it must leave; it cannot count as its own stacking conflict
     best: str | None = None
     if is_air(unit):
@@ -165,17 +168,17 @@ def displace(state: State, b: Board, unit: Unit, events: list[dict[str, Any]]) -
 
 
 def move_ground(state: State, b: Board, order: Order, unit: Unit, path: list[str],
-                events: list[dict[str, Any]]) -> None:
+                events: Events) -> None:
     """USE 4.2.3 with the EZOC rules of 1.7.1 / 4.2.3.1-2, for the active unit."""
     act = state["activation"]
     faction = faction_of(state, unit)
     assert faction is not None and act is not None
     no_ezoc = act["no_ezoc"]
     for h in path:
-        a = unit["hex"]
         if h in b.land_boxes or unit["box"] in b.land_boxes:
             _box_step(state, b, order, unit, h, act, events)
             continue
+        a = hex_of(unit)
         if not b.on_map(h) or not b.adjacent(a, h):
             illegal(order, f"{unit['id']} cannot move from {a} to {h}: not adjacent", "4.2.3",
                     "list every hex of the path, one step at a time")
@@ -208,12 +211,13 @@ def move_ground(state: State, b: Board, order: Order, unit: Unit, path: list[str
         act["fresh"] = False
         enter_hex(state, b, unit, h, events)
         events.append({"kind": "move", "unit": unit["id"], "from": a, "to": h, "mp_left": act["mp"]})
-    other = stack_conflict(state, unit, unit["hex"]) if unit["box"] is None else None
+    other = stack_conflict(state, unit, hex_of(unit)) if unit["box"] is None else None
     if other is not None:
         illegal(order, f"{unit['id']} would end its move stacked with {other['id']} in {unit['hex']}",
                 "3.3", "a ground unit may only pass through a friendly unit's hex")
     if path:
-        politics.check_end(state, b, unit, unit["hex"] or unit["box"], order)  # 10.3.4 / 10.3.5
+        where = hex_of(unit) if unit["box"] is None else unit["box"]
+        politics.check_end(state, b, unit, where, order)  # 10.3.4 / 10.3.5
 
 
 def box_entry_ban(state: State, b: Board, unit: Unit, box: str) -> str | None:
@@ -226,8 +230,8 @@ def box_entry_ban(state: State, b: Board, unit: Unit, box: str) -> str | None:
     return None
 
 
-def _box_step(state: State, b: Board, order: Order, unit: Unit, h: str, act: dict[str, Any],
-              events: list[dict[str, Any]]) -> None:
+def _box_step(state: State, b: Board, order: Order, unit: Unit, h: str, act: Activation,
+              events: Events) -> None:
     """USE 1.3.5: ground movement between a land Map Box and its edge hexes. Entering the box
     costs ``land_box_mp`` (terrain.toml, authored); leaving it costs the edge hex's terrain (or
     Transport Line) cost. DECISION: a unit may pass through the box from one edge hex to
@@ -256,10 +260,11 @@ def _box_step(state: State, b: Board, order: Order, unit: Unit, h: str, act: dic
         src = unit["hex"]
         act["mp"] -= cost
         act["fresh"] = False
-        unit.update(hex=None, box=h, fort=False)
+        unit.update({"hex": None, "box": h, "fort": False})
         events.append({"kind": "move", "unit": unit["id"], "from": src, "to": h, "mp_left": act["mp"]})
         return
     box = unit["box"]
+    assert box is not None  # move_ground sends a unit here in a box or entering one
     _, edges = b.land_boxes[box]
     if h not in edges:
         illegal(order, f"{unit['id']} can leave Map Box {box} only to an edge hex ({', '.join(sorted(edges))})",
@@ -290,7 +295,7 @@ def _box_step(state: State, b: Board, order: Order, unit: Unit, h: str, act: dic
 
 
 def strategic_move(state: State, b: Board, order: Order, unit: Unit, path: list[str],
-                   events: list[dict[str, Any]]) -> None:
+                   events: Events) -> None:
     """USE 4.1: one supplied air or ground unit per faction per turn, along a contiguous
     Transport Line, never into an enemy city, fort or EZOC, each hex able to trace supply."""
     faction = faction_of(state, unit)
@@ -301,12 +306,12 @@ def strategic_move(state: State, b: Board, order: Order, unit: Unit, path: list[
         illegal(order, "naval units cannot use Strategic Movement", "4.1.2")
     if unit["supply"] == "no":
         illegal(order, f"{unit['id']} has No Supply and cannot Strategic Move", "7.1")
-    if not b.has_transport(unit["hex"]):
+    if not b.has_transport(hex_of(unit)):
         illegal(order, f"{unit['id']} is not in a hex with a Transport Line", "4.1.1")
     if not path:
         illegal(order, "a strategic move needs at least one hex", "4.1")
     for i, h in enumerate(path):
-        a = unit["hex"]
+        a = hex_of(unit)
         final = i == len(path) - 1
         if h in b.land_boxes or h in b.sea_boxes:
             illegal(order, f"no Strategic movement into Map Box {h}", "4.1.2")
@@ -322,8 +327,9 @@ def strategic_move(state: State, b: Board, order: Order, unit: Unit, path: list[
         if not supply.traceable(state, b, unit, h):
             illegal(order, f"{h} cannot trace a supply line to a Supply Source", "4.1.2")
         unit["hex"] = h
-    politics.check_end(state, b, unit, unit["hex"], order)  # 10.3.4 / 10.3.5
-    if stack_conflict(state, unit, unit["hex"]):
+    end = hex_of(unit)
+    politics.check_end(state, b, unit, end, order)  # 10.3.4 / 10.3.5
+    if stack_conflict(state, unit, end):
         illegal(order, f"{unit['id']} would end stacked over the limit in {unit['hex']}", "3.3")
     unit["sm"] = True
     state["done_turn"]["sm"].append(faction)
@@ -344,7 +350,7 @@ def air_path_len(state: State, b: Board, unit: Unit, dest: str) -> int | None:
         starts = {e: per_hex for e in b.land_boxes[unit["box"]][1]
                   if b.on_map(e) and not politics.entry_ban(state, b, unit, e, "move")}
     else:
-        starts = {unit["hex"]: 0}
+        starts = {hex_of(unit): 0}
     if dest == unit["box"]:
         return 0
     if dest in b.land_boxes:
@@ -371,9 +377,8 @@ def _air_hexes(state: State, b: Board, unit: Unit, starts: dict[str, int], dest:
     return None
 
 
-def air_move(state: State, b: Board, order: Order, unit: Unit, dest: str, mp: int,
-             events: list[dict[str, Any]]) -> None:
-    """USE 4.2.2 / 6.2.1 Air Rebase: move, end in a legal hex, add one Sortie."""
+def check_air_move(state: State, b: Board, order: Order, unit: Unit, dest: str, mp: int) -> None:
+    """USE 4.2.2 / 6.2.1: refuse an air move the unit cannot make with ``mp``; changes nothing."""
     n = air_path_len(state, b, unit, dest)
     if n is None or n > mp:
         illegal(order, f"{unit['id']} cannot reach {dest} with {mp} MP", "4.2.2")
@@ -382,18 +387,23 @@ def air_move(state: State, b: Board, order: Order, unit: Unit, dest: str, mp: in
         why_box = box_entry_ban(state, b, unit, dest)
         if why_box:
             illegal(order, why_box, "1.3.5")
-        src = unit["hex"] or unit["box"]
-        unit.update(hex=None, box=dest)
-        add_sorties(unit, 1)
-        events.append({"kind": "air-move", "unit": unit["id"], "from": src, "to": dest})
         return
     politics.check_end(state, b, unit, dest, order)  # 10.3.4 / 10.3.5
     why = air_end_ok(state, b, unit, dest)
     if why:
         illegal(order, f"{unit['id']} cannot end its air move in {dest}", why,
                 "end in a friendly city or a Transport Line hex with no enemy counter, able to trace supply")
+
+
+def air_move(state: State, b: Board, order: Order, unit: Unit, dest: str, mp: int,
+             events: Events) -> None:
+    """USE 4.2.2 / 6.2.1 Air Rebase: move, end in a legal hex, add one Sortie."""
+    check_air_move(state, b, order, unit, dest, mp)
     src = unit["hex"] or unit["box"]
-    unit["hex"] = dest
-    unit["box"] = None
+    if dest in b.land_boxes:
+        unit.update({"hex": None, "box": dest})
+    else:
+        unit["hex"] = dest
+        unit["box"] = None
     add_sorties(unit, 1)
     events.append({"kind": "air-move", "unit": unit["id"], "from": src, "to": dest})

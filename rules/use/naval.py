@@ -22,6 +22,7 @@ from .state import (
     add_sorties,
     enemies,
     faction_of,
+    hex_of,
     is_naval,
     mp_allowance,
     stack_class,
@@ -35,7 +36,7 @@ Events = list[dict[str, Any]]
 def start_locations(b: Board, unit: Unit) -> frozenset[str]:
     if unit["box"] is not None:
         return frozenset({unit["box"]})
-    return b.zones_of(unit["hex"])
+    return b.zones_of(hex_of(unit))
 
 
 def box_ban(faction: str, box: str) -> str | None:
@@ -77,62 +78,14 @@ def naval_move(state: State, b: Board, order: Order, unit: Unit, events: Events,
     chart = terrain_chart()
     mp = mp_allowance(unit)
     start = start_locations(b, unit)
-    here = start
-    route: list[str] = []
-    spent = 0
-    for loc in via:
-        if loc not in b.zone_adj:
-            illegal(order, f"{loc} is not a Sea Zone or Map Box", "4.2.4")
-        if loc not in here and not any(loc in b.zone_adj.get(h, frozenset()) for h in here):
-            illegal(order, f"{loc} is not adjacent to {'/'.join(sorted(here))}", "4.2.4",
-                    "name every Sea Zone or Map Box passed, in order")
-        if loc in here:
-            route.append(loc)
-            here = frozenset({loc})
-            continue
-        spent += _enter(order, b, faction, loc, chart) + _strait(order, state, b, faction, here, loc, chart)
-        here = frozenset({loc})
-        route.append(loc)
+    here, route, spent = _sail(state, b, order, faction, start, via, chart)
+    final_hex: str | None
+    final_box: str | None
     if dest in b.sea_boxes:
-        if cargo is not None:
-            illegal(order, f"{unit['id']} carries {cargo['id']}: Naval Transport ends in a friendly port",
-                    "6.4.4")
-        if dest not in here and not any(dest in b.zone_adj.get(h, frozenset()) for h in here):
-            illegal(order, f"Map Box {dest} is not adjacent to {'/'.join(sorted(here))}", "4.2.4")
-        if dest not in here:
-            spent += _enter(order, b, faction, dest, chart) + _strait(order, state, b, faction, here, dest, chart)
-            route.append(dest)
-        if b.sea_boxes[dest] != faction:
-            illegal(order, f"Map Box {dest} is not friendly to you", "4.2.4")
+        spent += _enter_box(state, b, order, unit, faction, cargo, here, dest, route, chart)
         final_hex, final_box = None, dest
     else:
-        city = b.city(dest) if b.on_map(dest) else None
-        if city is None or not city.port or state["control"].get(dest) != faction:
-            illegal(order, f"{dest} is not a friendly port", "4.2.4", "a naval move must end in a friendly port")
-        zones = b.zones_of(dest)
-        if not zones & here:
-            # the port's zone is entered last (it may be adjacent to the current location)
-            nxt = sorted((z for z in zones if any(z in b.zone_adj.get(h, frozenset()) for h in here)),
-                         key=lambda z: (_crossed(b, here, z) is not None, z))  # not across a Strait first
-            if not nxt:
-                illegal(order, f"port {dest} is not in or next to {'/'.join(sorted(here))}", "4.2.4",
-                        "name the Sea Zones passed before the port")
-            spent += _enter(order, b, faction, nxt[0], chart) + _strait(order, state, b, faction, here, nxt[0], chart)
-            route.append(nxt[0])
-        elif not route:
-            route.append(sorted(zones & here)[0])
-        for mover in (unit, *escorts, *([cargo] if cargo else [])):
-            for o in units_at(state, dest):
-                if enemies(faction_of(state, o), faction):
-                    illegal(order, f"{dest} holds enemy unit {o['id']}", "4.2.4")
-                if o["id"] != mover["id"] and stack_class(o["kind"]) == stack_class(mover["kind"]):
-                    illegal(order, f"{dest} already holds {o['id']}", "3.3")
-        if cargo is not None:
-            ban = entry_ban(state, b, cargo, dest, "move")
-            if ban:
-                illegal(order, ban[1], ban[0])
-        for mover in (unit, *escorts, *([cargo] if cargo else [])):
-            check_end(state, b, mover, dest, order)  # 10.3.4 / 10.3.5: end at home or in a box
+        spent += _enter_port(state, b, order, unit, faction, escorts, cargo, here, dest, route, chart)
         final_hex, final_box = dest, None
     if spent > mp:
         illegal(order, f"{unit['id']} needs {spent} MP for that move but has {mp}", "4.2.4")
@@ -151,15 +104,90 @@ def naval_move(state: State, b: Board, order: Order, unit: Unit, events: Events,
         end_activation(state, events)
         return
     for mover in (unit, *escorts):
-        mover.update(hex=final_hex, box=final_box)
+        mover.update({"hex": final_hex, "box": final_box})
         if mover["id"] not in fought:
             add_sorties(mover, 1)  # 4.2.4: +1 Sortie unless it fought air/naval combat on the way
     events.append({"kind": "naval-move", "unit": unit["id"], "from": src, "to": dest, "via": via, "mp": spent,
                    "escorts": [e["id"] for e in escorts]})
     if cargo is not None:
-        cargo.update(hex=final_hex, box=final_box, fort=False)
+        cargo.update({"hex": final_hex, "box": final_box, "fort": False})
         events.append({"kind": "naval-transport", "unit": cargo["id"], "by": unit["id"], "from": src, "to": dest})
     end_activation(state, events)
+
+
+def _sail(state: State, b: Board, order: Order, faction: str, start: frozenset[str], via: list[str],
+          chart: Any) -> tuple[frozenset[str], list[str], int]:
+    """The Sea Zones and Map Boxes named on the way, in order: (where the unit is after them,
+    the route so far, the MP spent)."""
+    here = start
+    route: list[str] = []
+    spent = 0
+    for loc in via:
+        if loc not in b.zone_adj:
+            illegal(order, f"{loc} is not a Sea Zone or Map Box", "4.2.4")
+        if loc not in here and not any(loc in b.zone_adj.get(h, frozenset()) for h in here):
+            illegal(order, f"{loc} is not adjacent to {'/'.join(sorted(here))}", "4.2.4",
+                    "name every Sea Zone or Map Box passed, in order")
+        if loc in here:
+            route.append(loc)
+            here = frozenset({loc})
+            continue
+        spent += _enter(order, b, faction, loc, chart) + _strait(order, state, b, faction, here, loc, chart)
+        here = frozenset({loc})
+        route.append(loc)
+    return here, route, spent
+
+
+def _enter_box(state: State, b: Board, order: Order, unit: Unit, faction: str, cargo: Unit | None,
+               here: frozenset[str], dest: str, route: list[str], chart: Any) -> int:
+    """The move ends in sea Map Box ``dest`` (4.2.4, 1.3.5): the MP it costs; ``route`` extended."""
+    spent = 0
+    if cargo is not None:
+        illegal(order, f"{unit['id']} carries {cargo['id']}: Naval Transport ends in a friendly port",
+                "6.4.4")
+    if dest not in here and not any(dest in b.zone_adj.get(h, frozenset()) for h in here):
+        illegal(order, f"Map Box {dest} is not adjacent to {'/'.join(sorted(here))}", "4.2.4")
+    if dest not in here:
+        spent += _enter(order, b, faction, dest, chart) + _strait(order, state, b, faction, here, dest, chart)
+        route.append(dest)
+    if b.sea_boxes[dest] != faction:
+        illegal(order, f"Map Box {dest} is not friendly to you", "4.2.4")
+    return spent
+
+
+def _enter_port(state: State, b: Board, order: Order, unit: Unit, faction: str, escorts: list[Unit],
+                cargo: Unit | None, here: frozenset[str], dest: str, route: list[str], chart: Any) -> int:
+    """The move ends in port ``dest``: the MP of entering its Sea Zone; ``route`` extended; the
+    port must be friendly and take every unit moving in (3.3, 10.3.4-5)."""
+    spent = 0
+    city = b.city(dest) if b.on_map(dest) else None
+    if city is None or not city.port or state["control"].get(dest) != faction:
+        illegal(order, f"{dest} is not a friendly port", "4.2.4", "a naval move must end in a friendly port")
+    zones = b.zones_of(dest)
+    if not zones & here:
+        # the port's zone is entered last (it may be adjacent to the current location)
+        nxt = sorted((z for z in zones if any(z in b.zone_adj.get(h, frozenset()) for h in here)),
+                     key=lambda z: (_crossed(b, here, z) is not None, z))  # not across a Strait first
+        if not nxt:
+            illegal(order, f"port {dest} is not in or next to {'/'.join(sorted(here))}", "4.2.4",
+                    "name the Sea Zones passed before the port")
+        spent += _enter(order, b, faction, nxt[0], chart) + _strait(order, state, b, faction, here, nxt[0], chart)
+        route.append(nxt[0])
+    elif not route:
+        route.append(sorted(zones & here)[0])
+    for mover in (unit, *escorts, *([cargo] if cargo else [])):
+        for o in units_at(state, dest):
+            if enemies(faction_of(state, o), faction):
+                illegal(order, f"{dest} holds enemy unit {o['id']}", "4.2.4")
+            if o["id"] != mover["id"] and stack_class(o["kind"]) == stack_class(mover["kind"]):
+                illegal(order, f"{dest} already holds {o['id']}", "3.3")
+    if cargo is not None:
+        ban = entry_ban(state, b, cargo, dest, "move")
+        if ban:
+            illegal(order, ban[1], ban[0])
+    for mover in (unit, *escorts, *([cargo] if cargo else [])):
+        check_end(state, b, mover, dest, order)  # 10.3.4 / 10.3.5: end at home or in a box
+    return spent
 
 
 def _cargo(state: State, b: Board, order: Order, unit: Unit, faction: str) -> Unit | None:
@@ -184,7 +212,7 @@ def _cargo(state: State, b: Board, order: Order, unit: Unit, faction: str) -> Un
         illegal(order, f"{uid} is marked with Strategic Move", "4.1.4")
     if u["sorties"] >= 6:
         illegal(order, f"{uid} has 6 Sorties", "1.5")
-    if u.get("repatriated"):
+    if u["repatriated"]:
         illegal(order, f"{uid} was repatriated this turn", "10.4")
     if any(uid in a["units"] for a in state["assaults"].values()):
         illegal(order, f"{uid} designated an Assault, which ended its movement", "5.3.3")

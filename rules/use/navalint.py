@@ -26,7 +26,7 @@ from typing import Any
 
 from .geo import Board
 from .seasupply import WARSHIPS, dice_bound, intercept, threats, willing
-from .state import State, Unit, faction_of, units_at
+from .state import State, Unit, faction_of, hex_of, units_at
 from .strictdice import need
 
 Events = list[dict[str, Any]]
@@ -53,7 +53,7 @@ def intercept_move(state: State, b: Board, unit: Unit, escorts: list[Unit], rout
     fighters = fighter_escorts(state, unit)
 
     def escorts_in(zone: str) -> list[Unit]:
-        here = [f for f in fighters if zone in b.zones_of(f["hex"]) and f["sorties"] < 6]
+        here = [f for f in fighters if zone in b.zones_of(hex_of(f)) and f["sorties"] < 6]
         return here + [w for w in escorts if w["kind"] in WARSHIPS and w["sorties"] < 6]
 
     start = len(events)

@@ -7,7 +7,7 @@ from typing import Any
 
 from .geo import Board
 from .refusals import illegal
-from .state import State, Unit, faction_of
+from .state import Country, State, Unit, faction_of
 
 # Counters of these countries are exempt from Cooperation Limits between minors (USE 10.3.2).
 COOP_EXEMPT = frozenset({"FRA", "GER", "UK", "USA", "USSR"})
@@ -18,12 +18,11 @@ def policy(state: State, name: str) -> bool:
     return name in state["policies"]
 
 
-def country_of_hex(state: State, b: Board, h: str) -> dict[str, Any] | None:
+def country_of_hex(state: State, b: Board, h: str) -> Country | None:
     code = b.country.get(h)
     if code is None:
         return None
-    c: dict[str, Any] | None = state["countries"].get(code)
-    return c
+    return state["countries"].get(code)
 
 
 def entry_ban(state: State, b: Board, unit: Unit, h: str, purpose: str,

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Any, NoReturn
 
-from pbem.errors import IllegalOrder
+from pbem.kit import orders as kit
+
+RULEBOOK = "USE"
 
 
 def illegal(order: dict[str, Any] | None, message: str, rule: str, hint: str | None = None) -> NoReturn:
     """Refuse ``order``: ``rule`` is a bare rule number ("4.2.3"); it is reported as "USE 4.2.3"."""
-    line = order.get("line") if order else None
-    col = order.get("col") if order else None
-    raise IllegalOrder(message, rule=f"USE {rule}", hint=hint, line=line, column=col)
+    kit.illegal(RULEBOOK, order, message, rule, hint)

@@ -16,6 +16,7 @@ from pathlib import Path
 from types import MappingProxyType
 
 from pbem.errors import NotFound
+from pbem.kit.records import Record, parse_int, read_records
 from pbem.kit.share import find_shared
 
 from .hexgrid import Hex, parse_hex
@@ -30,7 +31,7 @@ from .mapdata import (
     load_terrain_chart,
     load_weather_table,
 )
-from .mapfiles import Record, load_map, parse_int, read_records
+from .mapfiles import load_map
 
 __all__ = [
     "FACTIONS", "LEG_KINDS", "UNIT_KINDS", "ConditionalEvent", "Country", "Faction", "Fort",

@@ -34,15 +34,28 @@ DECISIONS (the text is silent on these):
 from __future__ import annotations
 
 import heapq
-from typing import Any
+from typing import Any, TypedDict
 
 from .airduel import Roller, air_duel
 from .geo import Board
 from .landsupply import land_reach, sources, trace
 from .politics import may_attack
-from .state import State, Unit, enemies, faction_of, on_map, units_at
+from .state import State, Unit, enemies, faction_of, hex_of, on_map, units_at
 
 Events = list[dict[str, Any]]
+
+
+class SeaRoute(TypedDict):
+    """A sea supply line (sea_routes): its carrier, port, naval path, the source it reaches, how
+    many of its zones an enemy could intercept in, and its length."""
+
+    carrier: str
+    port: str
+    path: list[str]
+    source: str
+    risk: int
+    steps: int
+
 WARSHIPS = ("carrier", "surface")
 NAVAL_INTERCEPT_RANGE = 2  # USE 6.4.3: within 2 Sea Zones
 # USE 7.3: sea Map Boxes that are Unlimited Supply Sources, by country (seed box names:
@@ -76,15 +89,15 @@ def threats(state: State, b: Board, faction: str, zone: str) -> list[Unit]:
     out = []
     for u in state["units"].values():
         f = faction_of(state, u)
-        if not on_map(u) or not enemies(f, faction) or u["sorties"] >= 6 or u.get("sm"):
+        if not on_map(u) or not enemies(f, faction) or u["sorties"] >= 6 or u["sm"]:
             continue
         if may_attack(state, f or "", faction):
             continue
-        if u["kind"] == "fighter" and zone in b.zones_of(u["hex"]):
+        if u["kind"] == "fighter" and zone in b.zones_of(hex_of(u)):
             out.append(u)
         elif u["kind"] in WARSHIPS and any(
                 0 <= b.location_distance(z, zone, cross_straits=False) <= NAVAL_INTERCEPT_RANGE - 1
-                for z in b.zones_of(u["hex"])):
+                for z in b.zones_of(hex_of(u))):
             out.append(u)
     return sorted(out, key=lambda u: u["id"])
 
@@ -97,7 +110,7 @@ def dice_bound(state: State, faction: str) -> int:
     from .strictdice import interception_bound
 
     hunters = [u for u in state["units"].values()
-               if u["kind"] in ("fighter", *WARSHIPS) and on_map(u) and u["sorties"] < 6 and not u.get("sm")
+               if u["kind"] in ("fighter", *WARSHIPS) and on_map(u) and u["sorties"] < 6 and not u["sm"]
                and enemies(faction_of(state, u), faction) and willing(state, u)]
     if not hunters:
         return 0
@@ -108,7 +121,8 @@ def dice_bound(state: State, faction: str) -> int:
 
 def willing(state: State, unit: Unit) -> bool:
     f = faction_of(state, unit) or ""
-    wanted = state["standing"].get(f, {}).get("intercept", []) or []
+    st = state["standing"].get(f)
+    wanted = (st.get("intercept", []) if st is not None else []) or []
     return "all" in wanted or unit["id"] in wanted
 
 
@@ -133,7 +147,7 @@ def _naval_paths(state: State, b: Board, faction: str, starts: frozenset[str]) -
     return best
 
 
-def sea_routes(state: State, b: Board, unit: Unit, start: str | None = None) -> list[dict[str, Any]]:
+def sea_routes(state: State, b: Board, unit: Unit, start: str | None = None) -> list[SeaRoute]:
     """Every sea supply line ``unit`` can trace from ``start``, best first:
     {"carrier", "port", "path", "source": "uss"|"lss", "risk"}."""
 
@@ -142,7 +156,7 @@ def sea_routes(state: State, b: Board, unit: Unit, start: str | None = None) -> 
         return []
     hexes, _ = land_reach(state, b, unit, start)
     uss, lss = sources(state, b, unit)
-    out = []
+    out: list[SeaRoute] = []
     for port in sorted(h for h in hexes if _friendly_port(state, b, h, faction)):
         for carrier in carriers_at(state, b, unit, port):
             paths = _naval_paths(state, b, faction, b.zones_of(port))
@@ -183,7 +197,7 @@ def stack_escorts(state: State, carrier: Unit) -> list[Unit]:
     """Escorts of a sea supply line: friendly fighters (6.2.4) and warships (6.4.2) under 6
     Sorties stacked with the carrier, fighters first."""
     faction = faction_of(state, carrier)
-    out = [u for u in units_at(state, carrier["hex"])
+    out = [u for u in units_at(state, hex_of(carrier))
            if u["id"] != carrier["id"] and faction_of(state, u) == faction and u["sorties"] < 6
            and (u["kind"] == "fighter" or u["kind"] in WARSHIPS)]
     return sorted(out, key=lambda u: (u["kind"] != "fighter", u["id"]))

@@ -1,11 +1,12 @@
 """Sequence of Play (USE 1.2), turn counting (1.6), Victory Check (12.1) and End of Turn (12.2).
 
-The turn is a list of steps ``(phase, faction)``. Steps with no choice to make are run
-automatically inside ``apply`` (Economy, the Supply Check, No Supply, Victory, End of Turn),
-and a faction's step is skipped when it has nothing it may do (e.g. the Western Declare War
-step while the Nazi-Soviet Pact forbids it, 10.1), so a game turn costs as few emails as the
-rules allow. The Weather Phase needs the Axis's dice, so it is rolled when the Axis sends
-its first file of the turn.
+The turn is a list of steps ``(phase, faction)``, walked by the kit's stepper
+(pbem.kit.sequence); this module holds USE's steps and what each one does. Steps with
+no choice to make are run automatically inside ``apply`` (Economy, the Supply Check, No
+Supply, Victory, End of Turn), and a faction's step is skipped when it has nothing it may
+do (e.g. the Western Declare War step while the Nazi-Soviet Pact forbids it, 10.1), so a
+game turn costs as few emails as the rules allow. The Weather Phase needs the Axis's dice,
+so it is rolled when the Axis sends its first file of the turn.
 
 DECISION: Replacements, Upgrade and Mobilization (8.1-8.3) never interact between factions,
 so each faction does all three in one go (Axis 8-9-10, then Western 8-9-10) instead of
@@ -16,9 +17,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from pbem.kit.sequence import Sequence
+
 from . import economy, homedef, markers, strictdice, supply
 from .geo import Board, weather_table
-from .state import State, date_add, faction_of, on_map
+from .state import State, Unit, date_add, faction_of, hex_of, on_map
 
 Events = list[dict[str, Any]]
 
@@ -42,19 +45,12 @@ def steps(state: State) -> list[tuple[str, str | None]]:
     return out
 
 
-def _index(state: State) -> int:
-    st = steps(state)
-    key = (state["phase"], state["active"] if state["phase"] not in ("economy", "no-supply", "victory",
-                                                                      "end-of-turn") else None)
-    return st.index(key)
+SEQUENCE = Sequence(steps)
 
 
 def phase_label(state: State) -> str:
-    f = state["active"]
-    name = state["phase"].replace("-", " ").title()
-    if state["phase"] in ("economy", "no-supply", "victory", "end-of-turn"):
-        return f"{state['date']} {name} Phase"
-    return f"{state['date']} {f.title()} {name} Phase"
+    """E.g. "1939-09 Axis Declare War Phase"; a nobody's step (Economy, Victory) names no faction."""
+    return f"{state['date']} {SEQUENCE.label(state)}"
 
 
 def pending(state: State) -> tuple[str, str, str] | None:
@@ -82,7 +78,8 @@ def has_choice(state: State, b: Board, phase: str, faction: str) -> bool:
     """Whether ``faction`` has anything it may do in its ``phase`` step (else it is skipped)."""
     from . import war
 
-    if phase in state["standing"].get(faction, {}).get("skip", []):
+    standing = state["standing"].get(faction)
+    if standing is not None and phase in standing.get("skip", []):
         return False
     if phase == "declare-war":
         return war.may_declare_any(state, faction)
@@ -91,7 +88,7 @@ def has_choice(state: State, b: Board, phase: str, faction: str) -> bool:
             return False
         return any(faction_of(state, u) == faction and on_map(u) and u["supply"] != "no"
                    and u["kind"] in ("infantry", "paratroop", "garrison", "motorized", "tank", "fighter", "bomber")
-                   and b.has_transport(u["hex"]) for u in state["units"].values())
+                   and b.has_transport(hex_of(u)) for u in state["units"].values())
     if phase in ("replacements", "upgrade", "mobilization"):
         return economy.has_choice(state, b, phase, faction)
     if phase == "diplomacy":
@@ -141,42 +138,37 @@ def enter_step(state: State, b: Board, phase: str, faction: str | None, events: 
 
 def advance(state: State, b: Board, events: Events, ctx: Any = None) -> None:
     """Move past the current step, then through every step that needs nobody."""
-    st = steps(state)
-    i = _index(state)
-    while True:
-        i += 1
-        if i >= len(st):
-            i = 0
-        phase, faction = st[i]
-        state["phase"] = phase
-        state["active"] = faction or state["active"]
-        if state["over"]:
-            return
-        if phase == "weather":
-            if strictdice.strict(ctx):
-                # The Axis rolls them in its next file, after the others released the seeds.
-                strictdice.reserve(ctx, turn_start_dice(state), "axis")
-                return
-            if ctx is not None and ctx.seat == "axis":
-                roll_weather(state, b, ctx, events)
-                continue
-            return
-        if phase in INTERACTIVE:
-            assert faction is not None
-            start_step(state, b, phase, faction, events)
-            if has_choice(state, b, phase, faction):
-                enter_step(state, b, phase, faction, events)
-                events.append({"kind": "phase", "phase": phase, "faction": faction})
-                return
-            events.append({"kind": "phase-skipped", "phase": phase, "faction": faction})
-            continue
-        if phase == "strategic-warfare":
-            # USE 9.2 steps 1-3: no choice for anyone, played in the file that reaches it.
-            from .strategic_warfare import strategic_warfare
+    SEQUENCE.advance(state, lambda phase, faction: _enter(state, b, phase, faction, events, ctx))
 
-            strategic_warfare(state, ctx, events)
-            continue
-        run_auto(state, b, phase, faction, events, ctx)
+
+def _enter(state: State, b: Board, phase: str, faction: str | None, events: Events, ctx: Any) -> bool:
+    """Entering a step: do what it does without a player; True when it waits for a file."""
+    if phase == "weather":
+        if strictdice.strict(ctx):
+            # The Axis rolls them in its next file, after the others released the seeds.
+            strictdice.reserve(ctx, turn_start_dice(state), "axis")
+            return True
+        if ctx is not None and ctx.seat == "axis":
+            roll_weather(state, b, ctx, events)
+            return False
+        return True
+    if phase in INTERACTIVE:
+        assert faction is not None
+        start_step(state, b, phase, faction, events)
+        if has_choice(state, b, phase, faction):
+            enter_step(state, b, phase, faction, events)
+            events.append({"kind": "phase", "phase": phase, "faction": faction})
+            return True
+        events.append({"kind": "phase-skipped", "phase": phase, "faction": faction})
+        return False
+    if phase == "strategic-warfare":
+        # USE 9.2 steps 1-3: no choice for anyone, played in the file that reaches it.
+        from .strategic_warfare import strategic_warfare
+
+        strategic_warfare(state, ctx, events)
+        return False
+    run_auto(state, b, phase, faction, events, ctx)
+    return False
 
 
 def settle(state: State, b: Board, seat: str, events: Events, ctx: Any) -> None:
@@ -258,25 +250,26 @@ def arrivals(state: State, b: Board, events: Events) -> None:
         u = state["units"][uid]
         if u["box"] != "turn" or int(u.get("arrive", 0)) > state["turn"]:
             continue
-        c = state["countries"].get(u["country"], {})
+        c = state["countries"].get(u["country"])
+        status = None if c is None else c.get("status")
         h = u.get("setup")
-        if c.get("status") == "conquered":
+        if status == "conquered":
             u["box"] = "removed"
             events.append({"kind": "arrival", "unit": uid, "to": "removed"})
             continue
-        if c.get("status") != "active":
+        if status != "active":
             u["box"] = "inactive"
             events.append({"kind": "arrival", "unit": uid, "to": "inactive"})
             continue
         if h is None or not b.on_map(h) or _arrival_blocked(state, b, u, h):
-            u.update(box="mobilization", hex=None)
+            u["box"], u["hex"] = "mobilization", None
             events.append({"kind": "arrival", "unit": uid, "to": "mobilization", "blocked": h})
             continue
-        u.update(box=None, hex=h, supply="full", fort=False, sm=False)
+        u["box"], u["hex"], u["supply"], u["fort"], u["sm"] = None, h, "full", False, False
         events.append({"kind": "arrival", "unit": uid, "to": h})
 
 
-def _arrival_blocked(state: State, b: Board, u: dict[str, Any], h: str) -> bool:
+def _arrival_blocked(state: State, b: Board, u: Unit, h: str) -> bool:
     from .state import enemies, stack_class, units_at
 
     f = faction_of(state, u)

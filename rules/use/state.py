@@ -13,14 +13,15 @@ Layout (all keys always present)::
     turn, date   turn number (1-based) and "YYYY-MM"; last_turn ends the game
     phase        current phase name (PHASES); active: the phasing faction
     weather      {"cold"|"mild"|"warm"|"desert": "fair"|"poor"|"severe"}
-    countries    {name: {"faction", "status", "will", "factories", "mult", "pp", "major"}}
+    countries    {code: Country, see new_country}
     units        {id: unit dict, see new_unit}
     control      {city hex: faction}
     forts        {hex: faction}
     activation_forts {hex: country} fort markers placed when their neutral country activates (13.1)
     home_defense {country: [{"units", "within", "of"}]} Home Defense requirements (10.3.1)
-    policies     sorted list of policy names in effect (USE 10.3)
-    markers      {"airdrop": {hex: faction}, "partisans": {...}, "no_ezoc": [hex]}
+    policies     sorted list of policy names in effect (USE 10.3); fixed_policies: those that cannot end
+    markers      {"airdrop": {hex: faction}, "partisans": {...}, "no_ezoc": [hex], "bombed": {hex: faction}}
+    event_markers {faction: {"airdrop"|"partisans": "available"|"placed"|turn|"removed"}}
     assaults     {target hex: {"faction", "units": [ids]}} designated Assaults (USE 5.3.3)
     disband      unit ids to eliminate voluntarily in the No Supply Phase (USE 7.5.2)
     activation   None or the unit being activated (USE 6.0)
@@ -28,20 +29,198 @@ Layout (all keys always present)::
     standing     {faction: standing orders} (no secrecy needed)
     flags        conditional-event flags (West Invaded 13.8, ...)
     done_turn    per-turn bookkeeping (improved units, supply reductions, transfers)
+    victory      the scenario's victory conditions (12.1); next_combat: the last combat id
     over         None, or the sentence naming the winner
 
 Optional keys (absent until the event happens): ``areas`` {map area: {"country", "capital"}}
 areas that changed country (ceded 2.2, created 16.0; ``geo.board`` applies them), ``ceded``
-ceded Disputed Areas (15.5), ``diplomacy_cup`` markers added to the Diplomacy Cup (13.2.2).
+ceded Disputed Areas (15.5), ``diplomacy_cup`` markers added to the Diplomacy Cup (13.2.2),
+``lend_lease`` countries receiving Lend Lease (15.13), ``fac_lost`` {country: Fac Lost marker}
+(15.10), ``turn_dice`` rolls deferred to the next turn and ``due`` orders waiting for their dice
+(strict dice). The TypedDicts below spell out every value.
 """
 
 from __future__ import annotations
 
 import copy
-from typing import Any
+from typing import Any, NotRequired, TypedDict
 
-State = dict[str, Any]
-Unit = dict[str, Any]
+# The state's shape for mypy. TypedDicts are plain dicts at runtime: the canonical encoding is
+# whatever new_state / new_country / new_unit and the rules write, these only name it.
+
+
+class Unit(TypedDict):
+    id: str
+    country: str
+    kind: str
+    hex: str | None
+    box: str | None
+    reduced: bool
+    elite: bool
+    supply: str
+    sorties: int
+    fort: bool
+    sm: bool
+    acted: bool
+    attack_mode: str | None
+    repatriated: bool
+    setup: NotRequired[str | None]  # activation (13.1) or Turn Track (12.2) hex
+    arrive: NotRequired[int]  # turn of arrival from the Turn Track (12.2)
+
+
+class Country(TypedDict):
+    faction: str | None
+    status: str
+    will: int
+    printed_will: int
+    offmap: int
+    mult: int
+    pp: int
+    major: bool
+    conquered_by: str | None
+    collapses: int
+    can_dow: NotRequired[bool]  # scenario countries only (cases' blank maps omit it)
+    pro: NotRequired[str | None]  # Pro-Faction marker (13.1, 13.2.2)
+    capital: NotRequired[str | None]  # dormant countries (16.0)
+    area: NotRequired[str | None]
+    extra: NotRequired[int]  # Extra Factories Track (15.6, 15.13)
+    will_removed: NotRequired[bool]  # UK/USA collapse (13.2)
+
+
+class Activation(TypedDict):
+    unit: str
+    mp: int
+    start: str | None
+    fresh: bool
+    stopped: bool
+    no_ezoc: list[str]
+
+
+class Combat(TypedDict):
+    id: int
+    kind: str
+    attacker: str
+    defender: str
+    target: str
+    defender_unit: str
+    attackers: list[str]
+    ref: str
+    status: str
+    def_commit: bool | None
+    def_air: str | None
+    retreat: str | None
+    advance: bool
+    advancer: str | None
+    escorts: NotRequired[list[str]]  # air strike at an escorted naval unit (6.2.4)
+
+
+class Assault(TypedDict):
+    faction: str
+    units: list[str]
+
+
+class Markers(TypedDict):
+    airdrop: dict[str, str]
+    partisans: dict[str, str]
+    no_ezoc: list[str]
+    bombed: dict[str, str]
+
+
+class Standing(TypedDict):
+    will_commit: str | None
+    retreat_toward: str | None
+    skip: list[str]
+    home_defense: NotRequired[list[str]]
+    intercept: NotRequired[list[str]]
+    pro_marker: NotRequired[list[str]]
+
+
+# "from" is a keyword, hence the functional form.
+Transfer = TypedDict("Transfer", {"from": str, "to": str, "pp": int})
+
+
+class DoneTurn(TypedDict):
+    improved: list[str]
+    supply_reduced: list[str]
+    transfers: list[Transfer]
+    sm: list[str]
+
+
+class HomeDefense(TypedDict):
+    units: int
+    within: int | None
+    of: str | None
+
+
+class Victory(TypedDict):
+    faction: str
+    timing: str
+    test: str
+    arg: str | None
+    text: str
+
+
+class AreaChange(TypedDict):
+    country: str
+    capital: str | None
+
+
+class TurnDie(TypedDict):
+    """A roll deferred to the next turn (strict dice): kind "strategic" (code, defender, drm)
+    or "marker-return" (faction, marker, turn)."""
+
+    kind: str
+    code: NotRequired[str]
+    defender: NotRequired[str]
+    drm: NotRequired[int]
+    faction: NotRequired[str]
+    marker: NotRequired[str]
+    turn: NotRequired[int]
+
+
+class Due(TypedDict):
+    roller: str
+    order: dict[str, Any]
+
+
+class State(TypedDict):
+    v: int
+    scenario: str
+    map: dict[str, Any]  # {"scenario": name} or {"blank": spec}: the spec is geo's business
+    factions: list[str]
+    turn: int
+    date: str
+    last_turn: int
+    phase: str
+    active: str
+    weather: dict[str, str]
+    countries: dict[str, Country]
+    units: dict[str, Unit]
+    control: dict[str, str]
+    forts: dict[str, str]
+    activation_forts: dict[str, str]
+    home_defense: dict[str, list[HomeDefense]]
+    policies: list[str]
+    fixed_policies: list[str]
+    markers: Markers
+    event_markers: dict[str, dict[str, str | int]]
+    assaults: dict[str, Assault]
+    disband: list[str]
+    activation: Activation | None
+    combats: list[Combat]
+    standing: dict[str, Standing]
+    flags: dict[str, bool]  # conditional events, named by the scenario
+    done_turn: DoneTurn
+    victory: list[Victory]
+    next_combat: int
+    over: str | None
+    areas: NotRequired[dict[str, AreaChange]]
+    ceded: NotRequired[list[str]]
+    diplomacy_cup: NotRequired[list[str]]
+    lend_lease: NotRequired[list[str]]
+    fac_lost: NotRequired[dict[str, int]]
+    turn_dice: NotRequired[list[TurnDie]]
+    due: NotRequired[list[Due]]  # orders waiting for their dice (strict dice, module.run_order)
 
 FACTIONS = ("axis", "western", "soviet")  # USE 1.2 faction order
 
@@ -132,7 +311,7 @@ def new_state(scenario: str, map_spec: dict[str, Any], factions: list[str], date
 
 
 def new_country(faction: str | None, status: str, will: int, *, printed_will: int | None = None,
-                offmap: int = 0, mult: int = 1, major: bool = False) -> dict[str, Any]:
+                offmap: int = 0, mult: int = 1, major: bool = False) -> Country:
     """``offmap``: factories not printed on this map, added to the Factory Count (9.1)."""
     return {"faction": faction, "status": status, "will": will,
             "printed_will": will if printed_will is None else printed_will,
@@ -169,8 +348,8 @@ def clone(state: State) -> State:
 
 
 def faction_of(state: State, unit: Unit) -> str | None:
-    f: str | None = state["countries"].get(unit["country"], {}).get("faction")
-    return f
+    c = state["countries"].get(unit["country"])
+    return None if c is None else c["faction"]
 
 
 def is_ground(unit: Unit) -> bool:
@@ -191,6 +370,13 @@ def is_leg(unit: Unit) -> bool:
 
 def on_map(unit: Unit) -> bool:
     return unit["hex"] is not None and unit["box"] is None
+
+
+def hex_of(unit: Unit) -> str:
+    """The hex of a unit the caller knows to be in one (on the map, or inactive at its setup hex)."""
+    h = unit["hex"]
+    assert h is not None, f"{unit['id']} is in no hex"
+    return h
 
 
 def units_at(state: State, hex_: str) -> list[Unit]:

@@ -61,7 +61,7 @@ def strategic_warfare(state: State, ctx: Any, events: Events) -> None:
 
 def bombed_drm(state: State, tab: dict[str, Any]) -> int:
     """The Axis DRM from the Bombed markers on the map (9.1, 15.4; authored value and cap)."""
-    n = min(len(state["markers"].get("bombed", {})), int(tab["bombed_drm_max"]))
+    n = min(len(state["markers"]["bombed"]), int(tab["bombed_drm_max"]))
     return n * int(tab["bombed_drm"])
 
 

@@ -9,6 +9,9 @@ from .landsupply import LSS_CAPACITY, sources, trace
 from .politics import COOP_EXEMPT
 from .state import State, Unit, faction_of, is_air, is_ground, is_naval, on_map
 
+Events = list[dict[str, Any]]
+Order = dict[str, Any]
+
 
 def traceable(state: State, b: Board, unit: Unit, start: str | None = None) -> bool:
     """Whether a land or sea supply line can be traced from ``start`` (4.1.2, 4.2.2); a sea line
@@ -26,7 +29,7 @@ def auto_full(state: State, b: Board, unit: Unit) -> bool:
     return unit["kind"] == "convoy" or unit["box"] not in (None, "mobilization", "eliminated")
 
 
-def supply_check(state: State, b: Board, faction: str, events: list[dict[str, Any]], ctx: Any = None) -> None:
+def supply_check(state: State, b: Board, faction: str, events: Events, ctx: Any = None) -> None:
     """USE 7.2 Supply Check Sub-Phase for ``faction`` (mutates ``state``). A unit whose land line
     reaches no Unlimited Source tries a sea line (seasupply.py); ``ctx`` rolls interceptions."""
     from .seasupply import dice_bound, intercept, sea_routes
@@ -96,7 +99,7 @@ def disband_ban(state: State, b: Board, unit: Unit, faction: str) -> tuple[str, 
     return None
 
 
-def disband(state: State, b: Board, order: dict[str, Any], faction: str, events: list[dict[str, Any]]) -> None:
+def check_disband(state: State, b: Board, order: Order, faction: str) -> None:
     """USE 7.5.2 Voluntary Elimination, ordered in the faction's Actions Sub-Phase.
     DECISION: the No Supply Phase has no step of its own in which a player writes orders (it
     runs automatically), so the faction names the units in its Actions file ('disband UNIT');
@@ -110,17 +113,23 @@ def disband(state: State, b: Board, order: dict[str, Any], faction: str, events:
     ban = disband_ban(state, b, unit, faction)
     if ban:
         illegal(order, ban[1], ban[0])
-    queue = state.setdefault("disband", [])
-    if unit["id"] not in queue:
-        queue.append(unit["id"])
-    events.append({"kind": "disband-ordered", "unit": unit["id"]})
 
 
-def no_supply_phase(state: State, events: list[dict[str, Any]], b: Board | None = None) -> None:
+def disband(state: State, b: Board, order: Order, faction: str, events: Events) -> None:
+    """Checked by ``check_disband``."""
+    uid = order["unit"]
+    queue = state["disband"]
+    if uid not in queue:
+        queue.append(uid)
+    events.append({"kind": "disband-ordered", "unit": uid})
+
+def no_supply_phase(state: State, events: Events, b: Board | None = None) -> None:
     """USE 7.5.1 Unsupplied Attrition: reduced ground eliminated, full reduced, air/naval eliminated;
     then 7.5.2 Voluntary Elimination of the units the factions named. No National Will is lost."""
     _attrition(state, events)
-    for uid in state.pop("disband", []):
+    named = state["disband"]
+    state["disband"] = []
+    for uid in named:
         u = state["units"][uid]
         f = faction_of(state, u) or ""
         ban = disband_ban(state, b, u, f) if b is not None else None
@@ -132,10 +141,9 @@ def no_supply_phase(state: State, events: list[dict[str, Any]], b: Board | None 
         u["fort"] = False
         u["sm"] = False
         events.append({"kind": "eliminated", "unit": uid, "cause": "voluntary"})
-    state["disband"] = []
 
 
-def _attrition(state: State, events: list[dict[str, Any]]) -> None:
+def _attrition(state: State, events: Events) -> None:
     for uid in sorted(state["units"]):
         u = state["units"][uid]
         if not on_map(u) or u["supply"] != "no":

@@ -5,23 +5,7 @@ from __future__ import annotations
 from . import war
 from .sequence import pending, phase_label
 from .state import State, faction_of, is_air, is_ground, mp_allowance
-
-PHASE_HELP = {
-    "declare-war": ["declare-war COUNTRY          # USE 10.1", "end-phase"],
-    "strategic-move": ["strategic-move UNIT HEX HEX ...   # USE 4.1: one unit, along a Transport Line",
-                       "end-phase"],
-    "actions": ["move UNIT HEX HEX ...             # USE 4.2.3 (activates the unit: 1 PP Leg, 2 PP Mobile)",
-                "attack HEX from UNIT [will-commit|no-commit] [air UNIT] [no-advance]   # USE 5.3.2",
-                "assault HEX from UNIT             # USE 5.3.3: ends the unit's movement",
-                "resolve HEX [primary UNIT] [will-commit|no-commit] [air UNIT]     # USE 5.3.3",
-                "rebase AIRUNIT HEX                # USE 6.2.1", "air-strike AIRUNIT HEX [will-commit]  # USE 6.2.2",
-                "fort UNIT                         # USE 15.12: occupy a friendly fort, ends activation",
-                "end                               # end the current activation",
-                "end-phase                         # then the Supply Check (7.2) runs"],
-    "replacements": ["replace UNIT                 # USE 8.1", "end-phase"],
-    "upgrade": ["upgrade UNIT NEWUNIT              # USE 8.2", "end-phase"],
-    "mobilization": ["mobilize UNIT CITYHEX        # USE 8.3", "end-phase"],
-}
+from .verbs import TABLE
 
 
 def template(s: State, seat: str) -> str:
@@ -45,7 +29,7 @@ def template(s: State, seat: str) -> str:
         return "\n".join(out) + "\n"
     phase = "declare-war" if s["phase"] == "weather" else s["phase"]
     out.append("#")
-    out += ["# " + line for line in PHASE_HELP.get(phase, ["end-phase"])]
+    out += ["# " + line for line in TABLE.listing(phase)]
     if phase == "declare-war":
         out.append("# may declare war on: " + (", ".join(war.targets(s, seat)) or "nothing"))
     pps = [f"{code} {c['pp']}" for code, c in sorted(s["countries"].items()) if c["faction"] == seat]
@@ -55,7 +39,7 @@ def template(s: State, seat: str) -> str:
         u = s["units"][uid]
         if faction_of(s, u) != seat:
             continue
-        where = u["hex"] if u["box"] is None else f"box {u['box']}"
+        where = str(u["hex"]) if u["box"] is None else f"box {u['box']}"
         bits = [u["kind"], where]
         if is_ground(u):
             bits.append("reduced" if u["reduced"] else "full")

@@ -11,7 +11,6 @@ from functools import lru_cache
 from typing import Any
 
 from .hexgrid import hexside
-from .state import faction_of
 
 TERRAIN_FILL = {"clear": "#e9e6c9", "rough": "#c7c08e", "mountain": "#a99b7a", "marsh": "#b6cfae"}
 SIDES = {
@@ -76,7 +75,8 @@ def map_picture(public: dict[str, Any]) -> dict[str, Any] | None:
     for uid, u in sorted(public["units"].items()):
         if not u.get("hex") or u.get("box"):
             continue
-        side = faction_of(public, u) or "neutral"
+        # state.faction_of's lookup; ``public`` may be a partial state here (a map preview)
+        side = public["countries"].get(u["country"], {}).get("faction") or "neutral"
         flags = [f"{u['supply']}-supply"] if u.get("supply") in ("low", "no") else []
         short = uid.split("-", 1)[1] if "-" in uid else uid
         sub = KIND_ABBR.get(u["kind"], u["kind"][:4]) + ("·r" if u.get("reduced") else "")

@@ -7,7 +7,7 @@ from typing import Any
 
 from .geo import Board
 from .refusals import illegal
-from .state import FACTIONS, State, is_air, stack_class, units_at
+from .state import FACTIONS, Country, State, Victory, is_air, stack_class, units_at
 from .tables import authored
 
 Events = list[dict[str, Any]]
@@ -31,7 +31,7 @@ def targets(state: State, faction: str) -> list[str]:
     out = sorted(code for code, c in state["countries"].items()
                  if c["status"] == "neutral" and c.get("can_dow", True))
     if faction == "axis":
-        fixed = state.get("fixed_policies", [])
+        fixed = state["fixed_policies"]
         if "appeasement" in state["policies"] and "appeasement" not in fixed:
             out.append("western")
         if "nazi-soviet-pact" in state["policies"] and "nazi-soviet-pact" not in fixed:
@@ -43,7 +43,11 @@ def may_declare_any(state: State, faction: str) -> bool:
     return bool(targets(state, faction))
 
 
-def declare_war(state: State, b: Board, order: Order, faction: str, ctx: Any, events: Events) -> None:
+POLICY_OF = {"western": "appeasement", "soviet": "nazi-soviet-pact"}  # what declaring war on a faction ends
+
+
+def check_declare_war(state: State, b: Board, order: Order, faction: str) -> None:
+    """USE 10.1: on a neutral country, or (the Axis) on a faction, ending a policy (10.3)."""
     target = order["target"]
     ban = dow_ban(state, faction)
     if ban:
@@ -51,13 +55,11 @@ def declare_war(state: State, b: Board, order: Order, faction: str, ctx: Any, ev
     if target in FACTIONS:
         if faction != "axis":
             illegal(order, "only the Axis may declare war on a faction", "10.1")
-        policy = {"western": "appeasement", "soviet": "nazi-soviet-pact"}[target]
+        policy = POLICY_OF[target]
         if policy not in state["policies"]:
             illegal(order, f"{policy} is not in effect: there is nothing to end", "10.1")
-        if policy in state.get("fixed_policies", []):
+        if policy in state["fixed_policies"]:
             illegal(order, f"{policy} cannot end in this scenario", "10.1")
-        state["policies"].remove(policy)
-        events.append({"kind": "declare-war", "by": faction, "on": target, "ends": policy})
         return
     c = state["countries"].get(target)
     if c is None:
@@ -68,6 +70,17 @@ def declare_war(state: State, b: Board, order: Order, faction: str, ctx: Any, ev
         illegal(order, f"{target} is not neutral", "10.1")
     if not c.get("can_dow", True):
         illegal(order, f"war cannot be declared on {target} in this scenario", "10.1")
+
+
+def declare_war(state: State, b: Board, order: Order, faction: str, ctx: Any, events: Events) -> None:
+    """Checked by ``check_declare_war``."""
+    target = order["target"]
+    if target in FACTIONS:
+        policy = POLICY_OF[target]
+        state["policies"].remove(policy)
+        events.append({"kind": "declare-war", "by": faction, "on": target, "ends": policy})
+        return
+    c = state["countries"][target]
     joins, die = join_faction(state, c, faction, ctx)
     ev: dict[str, Any] = {"kind": "declare-war", "by": faction, "on": target, "joins": joins}
     if die is not None:
@@ -76,13 +89,13 @@ def declare_war(state: State, b: Board, order: Order, faction: str, ctx: Any, ev
     activate_country(state, b, target, joins, events)
 
 
-def join_faction(state: State, c: dict[str, Any], declarer: str, ctx: Any) -> tuple[str, int | None]:
+def join_faction(state: State, c: Country, declarer: str, ctx: Any) -> tuple[str, int | None]:
     """USE 13.1 Faction Determination: (faction joined, the die rolled or None)."""
     pol = state["policies"]
     if declarer != "axis":
         return "axis", None
-    if c.get("pro") in ("western", "soviet"):
-        pro: str = c["pro"]
+    pro = c.get("pro")
+    if pro is not None and pro in ("western", "soviet"):
         return pro, None
     pact = "nazi-soviet-pact" in pol or "moscow-treaty" in pol
     if "appeasement" in pol and not pact:
@@ -105,7 +118,7 @@ def activate_country(state: State, b: Board, code: str, faction: str, events: Ev
     for h, city in b.cities.items():
         if city.country == code and state["control"].get(h) in (None, "neutral"):
             state["control"][h] = faction
-    for h, owner in sorted(state.get("activation_forts", {}).items()):
+    for h, owner in sorted(state["activation_forts"].items()):
         if owner == code:
             # 13.1 / units.txt "fort HEX COUNTRY activation": the fort marker appears now.
             state["forts"][h] = faction
@@ -115,10 +128,11 @@ def activate_country(state: State, b: Board, code: str, faction: str, events: Ev
         if u["country"] != code or u["box"] != "inactive":
             continue
         setup = u.get("setup")
-        if setup and not any(o["hex"] == setup and o["box"] is None for o in state["units"].values()):
-            u.update(hex=setup, box=None, reduced=u["kind"] == "garrison", sorties=0, supply="full")
+        if setup and not units_at(state, setup):
+            u.update({"hex": setup, "box": None, "reduced": u["kind"] == "garrison", "sorties": 0,
+                      "supply": "full"})
         else:
-            u.update(hex=None, box="mobilization")
+            u.update({"hex": None, "box": "mobilization"})
     events.append({"kind": "activation", "country": code, "faction": faction})
 
 
@@ -175,7 +189,7 @@ def _french_air(state: State, b: Board, faction: str | None, events: Events) -> 
     if not cities:
         return
     dest = min(cities, key=lambda h: (0 if h == capital else 1, b.distance(h, capital) if capital else 0, h))
-    u.update(hex=dest, box=None, sorties=4, supply="full", fort=False, sm=False)
+    u.update({"hex": dest, "box": None, "sorties": 4, "supply": "full", "fort": False, "sm": False})
     events.append({"kind": "mobilize", "unit": u["id"], "hex": dest, "why": "West Invaded (13.8)"})
 
 
@@ -186,7 +200,7 @@ def _friends(state: State, faction: str) -> set[str]:
 def victory_check(state: State, b: Board, events: Events) -> None:
     """USE 12.1: the scenario's conditions, in order; "end" ones only on the last turn."""
     last = state["turn"] >= state["last_turn"]
-    for v in state.get("victory", []):
+    for v in state["victory"]:
         if v["timing"] == "end" and not last:
             continue
         if _holds(state, b, v):
@@ -195,14 +209,15 @@ def victory_check(state: State, b: Board, events: Events) -> None:
             return
 
 
-def _holds(state: State, b: Board, v: dict[str, Any]) -> bool:
-    test, arg = v["test"], v.get("arg")
+def _holds(state: State, b: Board, v: Victory) -> bool:
+    test, arg = v["test"], v["arg"]
     if test == "otherwise":
         return True
     if test in ("collapsed", "conquered"):
-        c = state["countries"].get(arg or "", {})
-        st = c.get("status")
-        return bool(st == "conquered" or (test == "collapsed" and c.get("collapses", 0) > 0))
+        c = state["countries"].get(arg or "")
+        if c is None:
+            return False
+        return bool(c["status"] == "conquered" or (test == "collapsed" and c["collapses"] > 0))
     if test == "controls":
         for h, city in b.cities.items():
             if city.name == arg or h == arg:

@@ -6,7 +6,7 @@ from typing import Any
 
 from .conquest import effects
 from .geo import Board
-from .state import State, Unit, enemies, faction_of, is_ground
+from .state import State, Unit, enemies, faction_of, is_ground, on_map
 from .tables import authored
 
 Events = list[dict[str, Any]]
@@ -57,10 +57,10 @@ def capture_city(state: State, b: Board, h: str, faction: str, events: Events) -
     owner = state["countries"].get(city.country)
     if owner is not None and enemies(owner["faction"], faction):
         key = "capital_lost" if city.capital else "city_lost"
-        before = owner.get("collapses", 0)
+        before = owner["collapses"]
         change_will(state, b, city.country, int(authored()["will_loss"][key]),
                     f"{city.name} captured", events)
-        if owner.get("collapses", 0) == before:  # one collapse per capture (Will 0 or cities)
+        if owner["collapses"] == before:  # one collapse per capture (Will 0 or cities)
             check_collapse(state, b, city.country, events)
         check_conquest(state, b, city.country, events)
 
@@ -93,12 +93,12 @@ def collapse(state: State, b: Board, country: str, events: Events) -> None:
     if c["status"] != "active":
         return
     major_once = country in ONE_COLLAPSE
-    if major_once and c.get("collapses", 0):
+    if major_once and c["collapses"]:
         return  # USE 13.2 Major Power Special Collapse: the UK/USA collapse only once
-    c["collapses"] = c.get("collapses", 0) + 1
+    c["collapses"] += 1
     for uid in sorted(state["units"]):
         u = state["units"][uid]
-        if u["country"] != country or u["box"] is not None:
+        if u["country"] != country or not on_map(u):
             continue
         if is_ground(u) and not u["reduced"]:
             u["reduced"] = True
@@ -150,7 +150,7 @@ def conquest_due(state: State, b: Board, country: str) -> bool:
     """USE 13.2: a collapsed country with an enemy ground unit in its Mainland Area and at least
     one of its Mainland cities enemy-controlled is conquered."""
     c = state["countries"].get(country)
-    if c is None or c["status"] != "active" or not c.get("collapses"):
+    if c is None or c["status"] != "active" or not c["collapses"]:
         return False
     lost = any(enemies(state["control"].get(h), c["faction"]) for h in mainland_cities(state, b, country))
     return lost and _invader(state, b, country) is not None

@@ -14,15 +14,16 @@ from typing import Any
 
 from pbem.errors import InvalidInput
 
-from .orders import BOX_RE, HEX_RE, VERBS
+from .orders import BOX_RE, HEX_RE
 from .state import PHASES
+from .verbs import VERBS
 
 MAX_ORDERS = 2000
 MAX_LIST = 200
 MAX_WORD = 40
 
 _COMBAT = {"target", "unit", "mode", "commit", "air", "advance", "advancer", "sealed"}
-# verb: (required fields, optional fields), as orders.parse_line and public_projection write them.
+# verb: (required fields, optional fields), as the parse_VERB functions (orders.py) and public_projection write them.
 FIELDS: dict[str, tuple[set[str], set[str]]] = {
     "pass": (set(), set()),
     "end-phase": (set(), set()),

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from .geo import Board
-from .state import State, Unit, enemies, faction_of, is_ground, on_map
+from .state import State, Unit, enemies, faction_of, hex_of, is_ground, on_map, units_at
 
 
 def exerts_zoc(unit: Unit) -> bool:
@@ -16,7 +16,7 @@ def zoc_hexes(b: Board, unit: Unit) -> list[str]:
     prohibited hexside (a ZOC is not exerted into or across them)."""
     if not exerts_zoc(unit):
         return []
-    h = unit["hex"]
+    h = hex_of(unit)
     return [n for n in b.neighbours(h) if not b.ground_prohibited(n) and not b.side_prohibited(h, n)]
 
 
@@ -32,7 +32,7 @@ def ezoc_sources(state: State, b: Board, hex_: str, faction: str,
     out = set()
     for n in b.neighbours(hex_):
         for u in state["units"].values():
-            if u["hex"] != n or u["box"] is not None or not exerts_zoc(u):
+            if u["hex"] != n or not exerts_zoc(u):
                 continue
             if not enemies(faction_of(state, u), faction):
                 continue
@@ -54,8 +54,8 @@ def friendly_anchor(state: State, b: Board, hex_: str, faction: str, *, ground_o
         return True
     if state["forts"].get(hex_) == faction:
         return True
-    for u in state["units"].values():
-        if u["hex"] == hex_ and u["box"] is None and faction_of(state, u) == faction:
+    for u in units_at(state, hex_):
+        if faction_of(state, u) == faction:
             if not ground_only or is_ground(u):
                 return True
     return False
