@@ -1,4 +1,5 @@
-"""The mailed map PNG: time per map and PNG size, Pillow (what pbem uses) beside cairosvg (what it used).
+"""The mailed map PNG: time per map and PNG size, Pillow (what pbem uses) beside cairosvg (what it used);
+and the sizes of the mails and summary pages of a played USE game (``mail_sizes``).
 
 The France 1940 map with its starting forces (475 hexes, 52 counters). cairosvg
 is optional (pip install -e '.[bench-cairo]'; it needs the system's cairo):
@@ -63,7 +64,16 @@ def map_png(runs: int = 7) -> dict[str, float]:
     t, png = _median(lambda: render.map_png(pic), runs)
     res["map_png_pillow_ms"], res["map_png_pillow_bytes"] = t * 1000, float(len(png))
     t, _ = _median(lambda: raster.draw(m, render.PNG_PX).tobytes(), runs)
-    res["map_draw_pillow_ms"] = t * 1000
+    res["map_draw_pillow_ms"] = t * 1000  # the static layer cached: the counters and owners only
+
+    def cold() -> bytes:
+        raster._STATIC.clear()
+        return render.map_png(pic)
+
+    t, _ = _median(cold, runs)
+    res["map_png_cold_ms"] = t * 1000  # a process's first map: the static layer drawn too
+    t, svg = _median(lambda: render.map_svg(pic).encode("utf-8"), runs)
+    res["map_svg_ms"], res["map_svg_bytes"] = t * 1000, float(len(svg))
     cairosvg = _cairosvg()
     if cairosvg is None:
         print("map: cairosvg not installed (pip install -e '.[bench-cairo]'): no comparison")
@@ -77,6 +87,53 @@ def map_png(runs: int = 7) -> dict[str, float]:
     return res
 
 
+def mail_sizes() -> dict[str, float]:
+    """Median and largest mail (.eml bytes), map PNG and summary HTML over tests/browser.py's USE game.
+
+    Every file of its 21 is played, its mails built as `pbem play` builds them
+    (pbem.mail.dispatch.mails_for), and the other player's summary page rendered
+    as `pbem show` writes it (the SVG inline). Also the time to build one file's mails.
+    """
+    import sys
+    import tempfile
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+    from browser import USE_FILES, start_use  # type: ignore[import-not-found,unused-ignore]
+
+    from pbem.mail import dispatch
+    from pbem.play import game
+    from pbem.present import summary
+    from pbem.store import gamestore as store
+
+    mails: list[int] = []
+    pngs: list[int] = []
+    pages: list[int] = []
+    times: list[float] = []
+    with tempfile.TemporaryDirectory(prefix="pbem-bench-map-") as tmp:
+        axis, western, gid = start_use(Path(tmp))
+        players = {"axis": axis, "western": western}
+        for seat, orders in USE_FILES:
+            me = players[seat]
+            f, d = game.play(me.session, store.game_dir(me.home, gid), orders)
+            other = players["western" if seat == "axis" else "axis"]
+            game.receive(other.session, f.raw)
+            t = time.perf_counter()
+            built = dispatch.mails_for(me.session, d, f, "summary")
+            times.append(time.perf_counter() - t)
+            for m in built:
+                mails.append(len(m.message.as_bytes()))
+                pngs.extend(len(p.get_payload(decode=True)) for p in m.message.walk()
+                            if p.get_content_type() == "image/png")
+            od = game.load(other.session, store.game_dir(other.home, gid))
+            who = "western" if seat == "axis" else "axis"
+            pages.append(len(render.render_html(summary.build(od, who)).encode("utf-8")))
+    return {"mail_bytes_median": statistics.median(mails), "mail_bytes_max": float(max(mails)),
+            "mail_png_bytes_median": statistics.median(pngs),
+            "summary_html_bytes_median": statistics.median(pages), "summary_html_bytes_max": float(max(pages)),
+            "mails_for_one_file_ms": statistics.median(times) * 1000}
+
+
 if __name__ == "__main__":
-    for k, v in map_png().items():
+    for k, v in {**map_png(), **mail_sizes()}.items():
         print(f"{k:30} {v:12.2f}")

@@ -4,7 +4,9 @@ Run with `make bench`. Prints one line per measurement and writes
 bench-out/results.json. Targets (on the 2-core reference machine):
 seal or open of a 16 KB turn file for 3 recipients under 20 ms; at least
 2,000 signature checks per second; `pbem play` of one USE phase under 2 s; the mailed map PNG under 500 ms
-(bench_map.py, beside cairosvg's time when it is installed).
+(bench_map.py, beside cairosvg's time when it is installed). Then one table of issue 11's goals
+(bench_cli.py): each command's CPU time as a ratio to `python -c pass` measured alternately in
+the same run, and its peak memory (PBEM_BENCH_RUNS runs each, default 5).
 """
 
 from __future__ import annotations
@@ -84,13 +86,46 @@ def bench_use_play() -> dict[str, float]:
     return {"use_play_phase_s": play_phase_seconds()}
 
 
+# Issue 11's goals: (what, result key, ratio key or None, goal as text, met(value)).
+GOALS: list[tuple[str, str, str | None, str, Callable[[float], bool]]] = [
+    ("pbem --help", "help_s", "help_ratio", "<= 1.5x python -c pass", lambda r: r <= 1.5),
+    ("pbem status (no repair, no unlock)", "status_s", "status_ratio", "<= 2x", lambda r: r <= 2),
+    ("pbem play, one USE phase, mails included (unlock at work factor 10)", "play_s", "play_ratio", "<= 10x",
+     lambda r: r <= 10),
+    ("pbem receive of one .pbem file", "receive_s", "receive_ratio", "<= 4x", lambda r: r <= 4),
+    ("pbem verify, France 1940 after 9 files", "verify_s", "verify_ratio", "", lambda r: True),
+    ("peak memory, play (MB)", "play_peak_mb", None, "< 100 MB", lambda v: v < 100),
+    ("peak memory, receive (MB)", "receive_peak_mb", None, "< 100 MB", lambda v: v < 100),
+    ("peak memory, verify (MB)", "verify_peak_mb", None, "< 100 MB", lambda v: v < 100),
+    ("peak memory, status (MB)", "status_peak_mb", None, "< 100 MB", lambda v: v < 100),
+]
+
+
+def goal_table(res: dict[str, float]) -> str:
+    rows = ["| goal | figure | ratio to `python -c pass` | target | met |", "|---|---|---|---|---|"]
+    for what, key, ratio, target, met in GOALS:
+        if key not in res:
+            continue
+        value = res[ratio] if ratio else res[key]
+        fig = f"{res[key]:.3f} s" if ratio else f"{res[key]:.0f} MB"
+        rows.append(f"| {what} | {fig} | {f'{res[ratio]:.1f}x' if ratio else ''} | {target} | "
+                    f"{'' if not target else 'yes' if met(value) else 'NO'} |")
+    rows.append(f"| (`python -c pass`) | {res.get('python_pass_s', 0):.3f} s | 1.0x | | |")
+    return "\n".join(rows)
+
+
 def main() -> None:
     results = bench_turnfile()
     sys.path.insert(0, str(Path(__file__).parent))
     results.update(bench_use_play())
-    from bench_map import map_png  # type: ignore[import-not-found,unused-ignore]
+    from bench_cli import measure  # type: ignore[import-not-found,unused-ignore]
+
+    cli = measure(runs=int(os.environ.get("PBEM_BENCH_RUNS", "5")))
+    results.update(cli)
+    from bench_map import mail_sizes, map_png  # type: ignore[import-not-found,unused-ignore]
 
     results.update(map_png())
+    results.update(mail_sizes())
     out = ROOT / "bench-out"
     out.mkdir(exist_ok=True)
     (out / "results.json").write_text(json.dumps(results, indent=2))
@@ -101,6 +136,8 @@ def main() -> None:
             good = v >= target if k.endswith("per_s") else v <= target
             verdict = f"  (target {'>=' if k.endswith('per_s') else '<='} {target:g}: {'ok' if good else 'MISSED'})"
         print(f"{k:30} {v:12.2f}{verdict}")
+    print()
+    print(goal_table(cli))
 
 
 if __name__ == "__main__":

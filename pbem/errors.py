@@ -29,7 +29,7 @@ class PbemError(Exception):
     """Base of every error pbem reports to a user."""
 
     exit_code: int = ExitCode.GENERIC
-    default_hint: str = "run the command again with --help to see its options"
+    default_hint: str = "check the path and its permissions"
 
     def __init__(self, message: str, *, hint: str | None = None) -> None:
         super().__init__(message)
@@ -38,6 +38,19 @@ class PbemError(Exception):
 
     def __str__(self) -> str:
         return self.message
+
+
+class UsageError(PbemError):
+    """The command line, or the environment it runs in, is wrong: an argument or option is missing."""
+
+    exit_code = ExitCode.USAGE
+    default_hint = "run the command again with --help to see its arguments and options"
+
+
+class NotConfirmed(UsageError):
+    """A choice the player must make knowingly (the players' fingerprints) was not made."""
+
+    default_hint = "compare the fingerprints with your opponents, then pass --expect SEAT=FPR or --yes"
 
 
 class InvalidInput(PbemError):
@@ -73,6 +86,10 @@ class WrongPassphrase(AuthError):
 
 class NotAddressedToYou(AuthError):
     default_hint = "this part is encrypted to another player; only its seat can open it"
+
+
+class FingerprintMismatch(AuthError):
+    default_hint = "do not join: the proposal carries another key than the one your opponent told you"
 
 
 class TamperedCiphertext(AuthError):
@@ -120,8 +137,17 @@ class StateError(PbemError):
     default_hint = "run 'pbem status' to see whose move it is"
 
 
+class AlreadyExists(StateError):
+    """What a command would create is already there (an identity in this home)."""
+
+    default_hint = "use another --home for a second identity"
+
+
 class OrderError(PbemError):
     """Base for order problems; carries where in the order text it happened."""
+
+    exit_code = ExitCode.INVALID
+    default_hint = "see docs/orders.md for the order syntax, or run 'pbem orders template GAME'"
 
     def __init__(
         self,

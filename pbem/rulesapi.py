@@ -279,7 +279,8 @@ class RulesModule(abc.ABC):
 
     @abc.abstractmethod
     def rules_hash(self) -> bytes:
-        """A hash over the module version and its tables; recorded in every file."""
+        """The rules hash recorded in every file: ``pbem.kit.digest.rules_digest`` over the game's
+        code and data, the kit and the engine modules the rules run through (docs/kit.md)."""
 
     @abc.abstractmethod
     def scenarios(self) -> list[str]:

@@ -55,7 +55,7 @@ def _propose(tmp_path: Path, *options: str) -> tuple[Home, Home, str, Path, str]
 def test_join_shows_the_options_and_needs_them_accepted(tmp_path: Path) -> None:
     red, blue, gid, proposal, fpr = _propose(tmp_path, "strict_dice=false", "dice_window=16")
     r = blue("game", "join", str(proposal), "--expect", f"red={fpr}", ok=False)
-    assert r.exit_code == ExitCode.GENERIC
+    assert r.exit_code == ExitCode.USAGE
     assert "WINDOW dice" in r.output and "foresee its own rolls" in r.output
     assert "dice_window: 16" in r.output and "dice_depth:" in r.output
     assert "--accept-options" in r.output

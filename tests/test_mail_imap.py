@@ -252,4 +252,25 @@ def test_cli_receive_imap_then_status(inbox: Dovecot, tmp_path: Path) -> None:
     r = CliRunner().invoke(cli, ["--home", home, "status"], env=env)
     assert "YOUR MOVE" in r.output
     r = CliRunner().invoke(cli, ["--home", home, "receive", "--imap"], env=env)
-    assert "already had it" in r.output
+    assert r.exit_code == 0 and "no pbem files found" in r.output  # the mail read before is not fetched again
+    r = CliRunner().invoke(cli, ["--home", home, "receive", "--imap", "--all"], env=env)
+    assert "already had it" in r.output  # --all looks again; the seen-set answers without a game load
+
+
+def test_watermark_fetches_only_new_mails(inbox: Dovecot, tmp_path: Path) -> None:
+    from pbem.mail.imap import Watermark, watermark_path
+
+    _fill(inbox)
+    mark = Watermark()
+    assert len(from_imap(_cfg(inbox), _pw, watermark=mark)) == 2
+    assert mark.uidvalidity and mark.last
+    path = watermark_path(tmp_path, _cfg(inbox))
+    mark.save(path)
+    mark = Watermark.load(path)
+    assert from_imap(_cfg(inbox), _pw, watermark=mark) == []  # nothing new: nothing fetched
+    inbox.append(_mail("[pbem] Duel: file 3 by red", [Attachment("duel-000003-turn-red.pbem", GOOD + b"3")]))
+    assert [f.data for f in from_imap(_cfg(inbox), _pw, watermark=mark)] == [GOOD + b"3"]
+    # Another UIDVALIDITY renumbered the folder: everything is read again.
+    stale = Watermark(mark.uidvalidity + 1, mark.last)
+    assert len(from_imap(_cfg(inbox), _pw, watermark=stale)) == 3
+    assert stale.uidvalidity == mark.uidvalidity

@@ -227,3 +227,63 @@ def test_smtp_recorder_sanity() -> None:
         with smtplib.SMTP(HOST, srv.port, timeout=5) as s:
             s.sendmail("a@example.org", ["b@example.org"], b"Subject: x\r\n\r\nbody\r\n")
     assert srv.deliveries[0].data == b"Subject: x\r\n\r\nbody\r\n"
+
+
+# --- the seen-set and the pending folder (issue 11) -----------------------------------------
+
+
+def _no_receive(monkeypatch: pytest.MonkeyPatch) -> None:
+    def boom(*_: object) -> None:
+        raise AssertionError("a file the game holds was received again")
+
+    monkeypatch.setattr(game, "receive", boom)
+
+
+def test_a_held_file_is_not_received_again(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    red, blue, gid = start_duel(tmp_path)
+    f1 = _play(red, gid)
+    assert [r.status for r in ingest(blue.session, attachments_from_eml(_mail([Attachment("1.pbem", f1)])))
+            ] == ["added"]
+    _no_receive(monkeypatch)
+    # The same attachment in a mail under another Message-ID (anyone may send one): skipped by its hash.
+    again = to_eml(build_message(sender="eve@example.org", recipients=["blue@example.org"], subject="[pbem] duel",
+                                 text="hi\n", attachments=[Attachment("renamed.pbem", f1)],
+                                 message_id="<other@example.org>", date=WHEN))
+    results = ingest(blue.session, attachments_from_eml(again))
+    assert [r.status for r in results] == ["duplicate"]
+    assert results[0].received is not None and results[0].received.seq == 1
+
+
+def test_a_file_before_its_predecessor_waits_in_the_pending_folder(tmp_path: Path) -> None:
+    from pbem.play.intake import pending_dir
+
+    red, blue, gid = start_duel(tmp_path / "g")
+    laptop = _fresh_copy(blue, tmp_path / "laptop")
+    f1 = _play(red, gid)
+    game.receive(blue.session, f1)
+    f2 = _play(blue, gid)
+    game.receive(red.session, f2)
+    f3 = _play(red, gid)
+    first = ingest(laptop.session, attachments_from_eml(_mail([Attachment("3.pbem", f3)])))
+    assert [r.status for r in first] == ["error"]
+    assert len(list(pending_dir(laptop.session).glob("*.pbem"))) == 1
+    # The mail carrying file 3 is not read again: the pending folder brings it back.
+    later = ingest(laptop.session, attachments_from_eml(_mail([Attachment("1.pbem", f1),
+                                                              Attachment("2.pbem", f2)])))
+    assert [r.status for r in later] == ["added", "added", "added"]
+    assert later[2].found.source.startswith("pending ")
+    assert game.load(laptop.session, store.game_dir(laptop.home, gid)).seq == 3
+    assert not list(pending_dir(laptop.session).glob("*.pbem"))
+
+
+def test_a_pending_file_still_waiting_is_not_reported(tmp_path: Path) -> None:
+    red, blue, gid = start_duel(tmp_path / "g")
+    laptop = _fresh_copy(blue, tmp_path / "laptop")
+    f1 = _play(red, gid)
+    game.receive(blue.session, f1)
+    f2 = _play(blue, gid)
+    game.receive(red.session, f2)
+    f3 = _play(red, gid)
+    ingest(laptop.session, attachments_from_eml(_mail([Attachment("3.pbem", f3)])))
+    assert [r.status for r in ingest(laptop.session, attachments_from_eml(_mail([Attachment("1.pbem", f1)])))
+            ] == ["added"]

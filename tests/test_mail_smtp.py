@@ -281,7 +281,7 @@ def test_named_mail_and_separate_sent_folder(tmp_path: Path) -> None:
 
 
 def test_cli_play_when_the_server_is_down_then_resend(tmp_path: Path) -> None:
-    """`pbem play` with SMTP down: the turn is saved, the mail stays queued (exit 11); `mail resend` sends it."""
+    """`pbem play` with SMTP down: the turn is saved, the mail stays queued (exit 11); `resend` sends it."""
     from click.testing import CliRunner
     from helpers import start_duel
     from mailservers import HOST, free_port, smtp_server
@@ -303,13 +303,13 @@ def test_cli_play_when_the_server_is_down_then_resend(tmp_path: Path) -> None:
     home, env = str(red.home.config.parent), {"PBEM_PASSPHRASE": "pw-red"}
     r = CliRunner().invoke(cli, ["--home", home, "play", gid.hex(), "--orders", str(orders)], env=env)
     assert r.exit_code == ExitCode.MAIL, r.output
-    assert "turn file 1 written" in r.output and "pbem mail resend" in r.output
+    assert "turn file 1 written" in r.output and "pbem resend" in r.output
     gs = store.game_dir(red.home, gid)
     assert len(gs.files()) == 3 and len(list(gs.outbox.glob("*.eml"))) == 1
     with smtp_server() as srv:
         atomic_write(red.home.config_file, red.home.config_file.read_bytes().replace(
             str(port).encode(), str(srv.port).encode()))
-        r = CliRunner().invoke(cli, ["--home", home, "mail", "resend", gid.hex()], env=env)
+        r = CliRunner().invoke(cli, ["--home", home, "resend", gid.hex()], env=env)
         assert r.exit_code == 0, r.output
         assert len(srv.deliveries) == 1 and srv.deliveries[0].rcpt_tos == [blue.card.email]
     assert not list(gs.outbox.glob("*.eml")) and len(list(gs.sent_dir.glob("*.eml"))) == 1

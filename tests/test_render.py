@@ -38,7 +38,48 @@ def test_map_svg_is_well_formed_and_escaped() -> None:
     root = ET.fromstring(svg)
     assert root.tag.endswith("svg")
     assert "&lt;b&gt;" in svg and "<b>" not in svg
-    assert len(root.findall(".//{http://www.w3.org/2000/svg}polygon")) >= 6
+    # one path per terrain fill holding every hex of it, and each hex numbered at its top
+    paths = root.findall(".//{http://www.w3.org/2000/svg}path")
+    assert sum(p.get("d", "").count("z") for p in paths if p.get("fill") == "#d8dcb0") == 6
+    texts = [t.text for t in root.iter("{http://www.w3.org/2000/svg}text")]
+    assert {"0101", "0102", "0201", "0202", "0301", "0302"} <= set(texts)
+
+
+def test_summary_svg_is_light() -> None:
+    """France 1940's map with its 475 hexes, numbers and counters stays well under 100 KB of SVG."""
+    from pbem_rules.use import view
+    from pbem_rules.use.initial import state_from_scenario
+    from pbem_rules.use.scenario import load_scenario
+
+    pic = view.map_picture(state_from_scenario(load_scenario("france-1940")))
+    assert pic is not None
+    assert len(render.map_svg(pic).encode()) < 90_000
+    png = render.map_png(pic)
+    assert len(png) < 62_000 and png == render.map_png(pic)  # deterministic, static layer cached or not
+
+
+def test_events_highlight_the_units_they_name() -> None:
+    pic = {**TERRAIN, "units": [{"hex": "0201", "id": "A-1", "text": "1", "side": "axis"},
+                                {"hex": "0302", "id": "W-2", "text": "2", "side": "western"},
+                                {"hex": "0101", "id": "W-3", "text": "3", "side": "western", "face_down": True}]}
+    out = render.highlight_events(pic, [{"kind": "move", "unit": "A-1", "from": "0101", "to": "0201"},
+                                        {"kind": "combat", "attackers": ["A-1"], "defender": "W-2",
+                                         "target": "0302"},
+                                        {"kind": "move", "unit": "W-3", "to": "0101"}])
+    assert out is not None
+    assert [u.get("highlight") for u in out["units"]] == ["combat", "combat", None]
+    assert {"hex": "0302", "kind": "combat"} in out["highlights"]
+    assert "highlight" not in pic["units"][0]  # a copy
+    svg = render.map_svg(out)
+    assert "(fought)" in svg and "#ff2200" in svg
+    assert [k["sign"] for k in render.legend(out)].count("ring") == 1
+
+
+def test_legend_names_only_the_signs_used() -> None:
+    texts = " | ".join(k["text"] for k in render.legend(PICTURE))
+    assert "Axis" in texts and "capital" in texts and "river" in texts and "low supply" in texts
+    assert "port" not in texts.split(" | ") and "hidden" not in texts
+    assert render.legend(None) == []
 
 
 # Each hex its own terrain, so a misplaced hex shows as a wrong colour.
@@ -72,8 +113,9 @@ def test_map_png_is_a_palette_png_of_the_svgs_size() -> None:
 def test_map_png_has_the_terrain_colours_at_the_hex_centres() -> None:
     img = _image(TERRAIN)
     # 0101 and 0201 carry the rail and the counters; 0302 has a highlight ring at its edge only
+    # (just below the centre: the hex number is above it)
     for hex_id in ("0102", "0202", "0302"):
-        assert _px(img, hex_id) == ImageColor.getrgb(FILLS[hex_id]), hex_id
+        assert _px(img, hex_id, 0, 2) == ImageColor.getrgb(FILLS[hex_id]), hex_id
     assert img.convert("RGB").getpixel((1, 1)) == ImageColor.getrgb(raster.SEA)  # no hex in the corner
     # the combat highlight is drawn on 0302's edge
     corner = render.hex_corners(3, 2)[0]
@@ -84,7 +126,7 @@ def test_map_png_shows_the_units() -> None:
     with_units = _image(TERRAIN).convert("RGB")
     without = _image({**TERRAIN, "units": []}).convert("RGB")
     # the top counter of the stack in 0201 (western, drawn last) has its side's fill; bare terrain without it
-    unit_px = (-8 + 2.5 + 1.5, -8 - 2.5 + 1.5)  # inside the second counter, clear of its text
+    unit_px = (-8 + render.STACK_DX + 1.5, render.COUNTER_TOP + render.STACK_DY + 4)  # second counter, clear of text
     assert _px(with_units, "0201", *unit_px) == ImageColor.getrgb("#5a8")
     assert _px(without, "0201", *unit_px) == ImageColor.getrgb(FILLS["0201"])
     x, y = render.hex_center(2, 1)
@@ -108,7 +150,7 @@ def test_map_png_of_france_1940() -> None:
     plain = sorted(set(terrain) - on_lines - marked)
     assert len(plain) > 100
     for hex_id in plain[::25]:
-        assert _px(img, hex_id) == ImageColor.getrgb(terrain[hex_id]), hex_id
+        assert _px(img, hex_id, 0, 2) == ImageColor.getrgb(terrain[hex_id]), hex_id
 
 
 def test_text_the_built_in_font_lacks_is_folded() -> None:
@@ -129,7 +171,7 @@ def test_raster_colours_are_the_svg_templates() -> None:
     template = (render.templates_dir() / "map.svg.j2").read_text(encoding="utf-8").lower()
     used = [raster.SEA, raster.HEX_STROKE, raster.LINE_INK, raster.CAPITAL_FILL, raster.LABEL_INK, raster.HALO,
             *raster.EDGE_INK.values(), *raster.MARKER_FILL.values(), *raster.HIGHLIGHT_INK.values(),
-            *raster.SUPPLY_DOT.values()]
+            *raster.SUPPLY_DOT.values(), raster.NUMBER_INK]
     for colour in used:
         assert f"'{colour}'" in template or f'"{colour}"' in template, colour
 
@@ -181,6 +223,6 @@ def test_face_down_counter_is_blank_in_its_sides_colour() -> None:
     img = _image(pic).convert("RGB")
     blank = _image({**TERRAIN, "units": [{"hex": "0201", "text": "", "sub": "", "side": "western"}]}).convert("RGB")
     face_up = _image({**TERRAIN, "units": [{**hidden, "face_down": False}]}).convert("RGB")
-    assert _px(img, "0201", -8 + 1.5, -8 + 1.5) == ImageColor.getrgb("#5a8")
+    assert _px(img, "0201", -8 + 1.5, render.COUNTER_TOP + 1.5) == ImageColor.getrgb("#5a8")
     assert ImageChops.difference(img, blank).getbbox() is None
     assert ImageChops.difference(img, face_up).getbbox() is not None

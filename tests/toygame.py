@@ -102,6 +102,9 @@ class Duel(RulesModule):
     def orders_from_wire(self, public: Any, private: Any | None) -> Any:
         return private if private is not None else public
 
+    def describe_event(self, event: dict[str, Any]) -> str:
+        return describe_toy_event(event)
+
     def apply(self, public: Any, private: dict[str, Any], seat: str, orders: Any,
               ctx: Context) -> Outcome:
         pub = copy.deepcopy(public)
@@ -161,6 +164,21 @@ class Duel(RulesModule):
         if seat == "blue":
             pub["turn"] += 1
         return Outcome(pub, {seat: priv} if priv is not None else {})
+
+
+def describe_toy_event(e: dict[str, Any]) -> str:
+    """The toy game's events as sentences: never a key=value dump."""
+    who, v = str(e.get("seat", "?")).title(), e.get("value")
+    say = {
+        "roll": f"{who} rolled {v}",
+        "declared": f"{who} declared its next roll",
+        "sealed": f"{who} sealed a bid",
+        "opened": f"{who} opened its bid: {v}",
+        "secret-roll": f"{who} rolled in secret",
+        "secret": "your secret roll: " + ", ".join(str(x) for x in e.get("values") or []),
+        "revealed": f"{who} revealed its secret roll: {v}",
+    }
+    return say.get(str(e.get("kind")), f"{who}: {e.get('kind')}")
 
 
 DUEL = Duel()

@@ -61,6 +61,9 @@ class Trio(RulesModule):
         private = {s: {"bid": None, "secret": None} for s in SEATS}
         return public, private
 
+    def describe_event(self, event: dict[str, Any]) -> str:
+        return describe_trio_event(event)
+
     def pending(self, public: Any) -> Pending | None:
         if self.result(public):
             return None
@@ -228,5 +231,23 @@ def _nothing(pub: Any, priv: Any, seat: str, o: list[Any], ctx: Context) -> None
 
 _ORDERS = {"declare": _declare, "roll": _roll, "seal": _seal, "open": _open, "secret": _secret,
            "reveal": _reveal, "pass": _nothing, "again": _nothing}
+
+def describe_trio_event(e: dict[str, Any]) -> str:
+    """Trio's events as sentences: never a key=value dump."""
+    who, v = str(e.get("seat", "?")).title(), e.get("value")
+    to = e.get("to")
+    say = {
+        "roll": f"{who} rolled {v}",
+        "declared": f"{who} declares {e.get('rolls') or 'its'} roll(s) for its next file",
+        "sealed": f"{who} sealed a bid",
+        "opened": f"{who} opened its bid: {v}",
+        "secret-roll": f"{who} rolled in secret",
+        "secret": "your secret roll: " + ", ".join(str(x) for x in e.get("values") or []),
+        "revealed": f"{who} revealed its secret roll: {v}",
+        "told": f"{who} tells " + (", ".join(str(x).title() for x in to) if isinstance(to, list)
+                                   else str(to).title()),
+    }
+    return say.get(str(e.get("kind")), f"{who}: {e.get('kind')}")
+
 
 TRIO = Trio()

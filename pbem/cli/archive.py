@@ -10,7 +10,7 @@ import click
 
 from pbem.cli.base import Ctx, _progress, cli, pass_ctx
 from pbem.crypto import age
-from pbem.errors import InvalidInput, NotFound, PbemError
+from pbem.errors import InvalidInput, NotFound, PbemError, UsageError
 from pbem.formats.names import check_seat
 from pbem.play import game
 from pbem.protocol import genesis, turnfile
@@ -72,10 +72,10 @@ def recover(c: Ctx, files: tuple[str, ...], maildir: str | None) -> None:
         cfg = mail.load_config(c.home)
         path = Path(maildir) if maildir else (Path(cfg.maildir) if cfg and cfg.maildir else None)
         if path is None:
-            raise InvalidInput("no Maildir given and none in config.toml", hint="pass --maildir DIR")
+            raise UsageError("no Maildir given and none in config.toml", hint="pass --maildir DIR")
         found.extend((f.source, f.data) for f in mail.from_maildir(path))
     if not found:
-        raise InvalidInput("no files to recover from", hint="give the game's .pbem or .eml files, or --maildir")
+        raise UsageError("no files to recover from", hint="give the game's .pbem or .eml files, or --maildir")
     errors: list[PbemError] = []
 
     def refused(what: str, e: PbemError) -> None:
@@ -226,7 +226,7 @@ def _author_key(c: Ctx, f: turnfile.SignedFile, card_file: str | None) -> bytes:
 def verify(c: Ctx, game_ref: str | None, all_games: bool, proof_file: str | None) -> None:
     """Re-check a game from its files: chain, signatures, dice, commitments, rules."""
     if not game_ref and not all_games:
-        raise InvalidInput("name a GAME or pass --all")
+        raise UsageError("name a GAME or pass --all", hint="run 'pbem status' to list the games")
     if proof_file:
         from pbem.play import proof
         from pbem.store.fsutil import atomic_write

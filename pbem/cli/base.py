@@ -6,28 +6,29 @@ and exits with the error's documented code (docs/cli.md, pbem.errors.ExitCode).
 
 from __future__ import annotations
 
+import importlib
 import io
 import os
 import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from pbem import __version__
-from pbem.errors import ExitCode, NotFound, OrderErrors, PbemError
+from pbem.errors import ExitCode, NotFound, OrderErrors, PbemError, UsageError
 from pbem.formats.text import decode_text
-from pbem.play import game
-from pbem.protocol import turnfile
-from pbem.protocol.identity import (
-    Card,
-    Identity,
-    load_identity,
-)
-from pbem.store import gamestore as store
 from pbem.store import paths
+
+# The game layer, identities and mail are imported by the commands that use
+# them: `pbem --help` and `pbem status` must start in a blink (issue 11).
+if TYPE_CHECKING:
+    from pbem.play import game
+    from pbem.protocol import turnfile
+    from pbem.protocol.identity import Card, Identity, Keys
+    from pbem.store import gamestore as store
 
 
 def demo_clock() -> Callable[[], float]:
@@ -43,7 +44,7 @@ def demo_clock() -> Callable[[], float]:
     try:
         value = float(int(pinned))
     except ValueError:
-        raise PbemError(f"PBEM_INSECURE_CLOCK must be whole seconds since 1970, not {pinned!r}",
+        raise UsageError(f"PBEM_INSECURE_CLOCK must be whole seconds since 1970, not {pinned!r}",
                         hint="unset it: only demos and tests pin the clock") from None
     sys.stderr.write("pbem: warning: PBEM_INSECURE_CLOCK is set: file times are not the real time\n")
     return lambda: value
@@ -53,7 +54,7 @@ class Ctx:
     def __init__(self, home: paths.Home, passphrase_file: str | None) -> None:
         self.home = home
         self.passphrase_file = passphrase_file
-        self._ident: Identity | None = None
+        self._ident: Keys | None = None
         self._rng: Any = None
 
     def passphrase(self, *, confirm: bool = False) -> str:
@@ -61,23 +62,41 @@ class Ctx:
             try:
                 return _passphrase_from(Path(self.passphrase_file))
             except OSError as e:
-                raise NotFound(f"cannot read passphrase file {self.passphrase_file}: {e.strerror}") from None
+                raise NotFound(f"cannot read passphrase file {self.passphrase_file}: {e.strerror}",
+                               hint="check the path given to --passphrase-file") from None
         env = os.environ.get("PBEM_PASSPHRASE")
         if env:
             return env
         if not sys.stdin.isatty():
-            raise PbemError("a passphrase is needed and there is no terminal to ask on",
+            raise UsageError("a passphrase is needed and there is no terminal to ask on",
                             hint="set PBEM_PASSPHRASE or pass --passphrase-file FILE")
         return str(click.prompt("passphrase", hide_input=True, confirmation_prompt=confirm))
 
-    def identity(self) -> Identity:
+    def identity(self) -> Keys:
+        """The unlocked identity: from the key agent when one runs for this home (and no
+        --passphrase-file asks for the file), else unlocked here from the identity file."""
         if self._ident is None:
-            path = self.home.identity_file
-            if not path.exists():
+            if not self.home.identity_file.exists():
                 raise NotFound(f"no identity in {self.home.config}",
                                hint="create one with 'pbem key new --name NAME --email EMAIL'")
-            self._ident = load_identity(path, self.passphrase())
+            if not self.passphrase_file:
+                from pbem.protocol import keyagent
+
+                card = self.card() if self.home.card_file.exists() else None
+                self._ident = keyagent.connect(self.home.config, card)
+            if self._ident is None:
+                self._ident = self.secret_identity()
         return self._ident
+
+    def secret_identity(self) -> Identity:
+        """The identity with its secrets in this process (key export, the agent itself)."""
+        from pbem.protocol.identity import load_identity
+
+        path = self.home.identity_file
+        if not path.exists():
+            raise NotFound(f"no identity in {self.home.config}",
+                           hint="create one with 'pbem key new --name NAME --email EMAIL'")
+        return load_identity(path, self.passphrase())
 
     def rng(self) -> Any:
         from pbem.crypto import randomness
@@ -91,9 +110,13 @@ class Ctx:
         return self._rng
 
     def session(self) -> game.Session:
+        from pbem.play import game
+
         return game.Session(self.home, self.identity(), rng=self.rng(), now=demo_clock())
 
     def card(self) -> Card:
+        from pbem.protocol.identity import Card
+
         try:
             return Card.from_text(self.home.card_file.read_bytes())
         except FileNotFoundError:
@@ -111,21 +134,98 @@ def read_text_file(path: str, what: str) -> str:
     try:
         data = Path(path).read_bytes()
     except OSError as e:
-        raise NotFound(f"cannot read {what} {path}: {e.strerror}") from None
+        raise NotFound(f"cannot read {what} {path}: {e.strerror}", hint=f"check the path of the {what}") from None
     return decode_text(data, f"{what} {path}")
 
 
 pass_ctx = click.make_pass_decorator(Ctx)
 
 
+# Every command: (the module that registers it, the first paragraph of its help). The module is
+# imported only when the command runs; `pbem --help` lists the commands from here
+# (tests/test_speed_structure.py checks this table against the commands themselves).
+COMMANDS: dict[str, tuple[str, str]] = {
+    "agent": ("pbem.cli.agent", "Keep your identity unlocked for a while, in one background process."),
+    "archive": ("pbem.cli.archive", "Export a whole game to one file, or import one (observers, recovery)."),
+    "check-proof": ("pbem.cli.archive", "Check a dispute bundle (no identity or game needed)."),
+    "game": ("pbem.cli.games", "Propose and join games."),
+    "games": ("pbem.cli.games", "List the games (rules modules) this pbem can play."),
+    "inspect": ("pbem.cli.archive",
+                "Show a pbem file's envelope (no key needed), or extract one encrypted part."),
+    "lock": ("pbem.cli.agent", "Lock your identity now: the key agent forgets it and stops."),
+    "key": ("pbem.cli.keys", "Your identity: signing and encryption keys, and your player card."),
+    "orders": ("pbem.cli.games", "Check order files, or list what you may order now."),
+    "play": ("pbem.cli.games",
+             "Apply your orders for the current phase, write the next turn file and mail it."),
+    "receive": ("pbem.cli.mailcmds",
+                "Take game files into their games: .pbem files, .eml mails, a Maildir or IMAP."),
+    "recover": ("pbem.cli.archive", "Rebuild lost game folders from their files (mail attachments, .pbem or "
+                ".eml) and your identity."),
+    "resend": ("pbem.cli.mailcmds", "Send your mails again: those still queued, else your last file of GAME "
+               "(an opponent lost it)."),
+    "show": ("pbem.cli.games", "Show the game as you may see it: your private view unless --public."),
+    "status": ("pbem.cli.games", "List this home's games and whose move it is."),
+    "verify": ("pbem.cli.archive", "Re-check a game from its files: chain, signatures, dice, commitments, rules."),
+}
+
+
+GLOBAL_OPTIONS = ("--home", "--passphrase-file")
+
+
+def hoist_global_options(args: list[str]) -> list[str]:
+    """``pbem status --home X`` read as ``pbem --home X status``: the global options may follow
+    the command, where a player naturally adds them; they are moved in front of it (up to ``--``)."""
+    front: list[str] = []
+    rest: list[str] = []
+    i = 0
+    while i < len(args):
+        a = args[i]
+        if a == "--":
+            rest.extend(args[i:])
+            break
+        if a in GLOBAL_OPTIONS and i + 1 < len(args):
+            front.extend(args[i:i + 2])
+            i += 2
+            continue
+        (front if a.split("=", 1)[0] in GLOBAL_OPTIONS else rest).append(a)
+        i += 1
+    return front + rest
+
+
 class PbemGroup(click.Group):
-    """Turns every PbemError into the documented error/hint lines and exit code."""
+    """Turns every PbemError into the documented error/hint lines and exit code.
+
+    Commands are loaded on first use (``COMMANDS``), so a command imports only what it needs.
+    """
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        return super().parse_args(ctx, hoist_global_options(args))
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*self.commands, *COMMANDS})
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name not in self.commands and cmd_name in COMMANDS:
+            importlib.import_module(COMMANDS[cmd_name][0])  # registers it on this group
+        return super().get_command(ctx, cmd_name)
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        # Listing every command must not import them all: their help lines come from the table.
+        rows = {name: self.commands.get(name) or click.Command(name, help=COMMANDS[name][1])
+                for name in self.list_commands(ctx)}
+        shown = [(n, c) for n, c in rows.items() if not c.hidden]
+        if shown:
+            limit = formatter.width - 6 - max(len(n) for n, _ in shown)
+            with formatter.section("Commands"):
+                formatter.write_dl([(n, c.get_short_help_str(limit)) for n, c in shown])
 
     def invoke(self, ctx: click.Context) -> Any:
+        from pbem.store.gamestore import HomeLock
+
         try:
             home = paths.resolve(ctx.params.get("home"))
             if home.data.is_dir():
-                with store.HomeLock(home, on_wait=_waiting):
+                with HomeLock(home, on_wait=_waiting):
                     return super().invoke(ctx)
             return super().invoke(ctx)
         except PbemError as e:
@@ -165,7 +265,7 @@ def _send(c: Ctx, gs: store.GameStore, d: game.Derived, f: turnfile.SignedFile, 
     except MailError as e:
         where = f" ({e.queued})" if getattr(e, "queued", None) else ""
         raise MailError(f"the file is saved, but mailing it failed: {e}{where}",
-                        hint=f"{e.hint}; then run 'pbem mail resend {gs.root.name[:12]}'") from None
+                        hint=f"{e.hint}; then run 'pbem resend {gs.root.name[:12]}'") from None
     for r in results:
         verb = "mailed" if r.status == "sent" else "queued"
         click.echo(f"  {verb}: {r.path}")

@@ -11,7 +11,7 @@ import click
 
 from pbem import rulesapi
 from pbem.cli.base import Ctx, _ago, _send, cli, outbox_option, pass_ctx, read_text_file
-from pbem.errors import InvalidInput, NotFound, OrderErrors, PbemError
+from pbem.errors import FingerprintMismatch, InvalidInput, NotConfirmed, NotFound, OrderErrors, UsageError
 from pbem.formats.names import USER_HINT, check_seat
 from pbem.play import ending, game
 from pbem.protocol import genesis, turnfile
@@ -31,7 +31,7 @@ def _parse_options(items: tuple[str, ...]) -> dict[str, Any]:
     for it in items:
         k, sep, v = it.partition("=")
         if not sep:
-            raise InvalidInput(f"option {it!r} is not KEY=VALUE")
+            raise UsageError(f"--option '{it}' is not KEY=VALUE", hint="e.g. --option strict_dice=true")
         out[k] = int(v) if v.lstrip("-").isdigit() else (v == "true" if v in ("true", "false") else v)
     return out
 
@@ -54,7 +54,8 @@ def game_new(c: Ctx, rules_name: str, scenario: str, seats: tuple[str, ...],
     for item in seats:
         seat, sep, who = item.partition("=")
         if not sep:
-            raise InvalidInput(f"--seat {item!r} is not SEAT=me or SEAT=CARDFILE")
+            raise UsageError(f"--seat '{item}' is not SEAT=me or SEAT=CARDFILE",
+                             hint="e.g. --seat axis=me --seat western=bob.card")
         check_seat(seat, where="--seat", hint=f"{USER_HINT}; the scenario's seats are lowercase")
         if who == "me":
             cards[seat], mine = s.ident.card(), mine or seat
@@ -62,9 +63,10 @@ def game_new(c: Ctx, rules_name: str, scenario: str, seats: tuple[str, ...],
             try:
                 cards[seat] = Card.from_text(Path(who).read_bytes())
             except OSError as e:
-                raise NotFound(f"cannot read card {who}: {e.strerror}") from None
+                raise NotFound(f"cannot read card {who}: {e.strerror}",
+                               hint="check the card file's path (--seat SEAT=CARDFILE)") from None
     if mine is None:
-        raise InvalidInput("no seat is yours", hint="add --seat SEAT=me")
+        raise UsageError("no seat is yours", hint="add --seat SEAT=me")
     data = genesis.make_proposal(s.ident, rules_name=rules_name, scenario=scenario, my_seat=mine,
                                  cards=cards, options=_parse_options(options), rng=s.rng,
                                  now=s.clock())
@@ -131,8 +133,8 @@ def game_join(c: Ctx, proposal: str, expects: tuple[str, ...], accept_options: b
         mark = ""
         if seat in want:
             if want[seat] != card.fingerprint:
-                raise PbemError(f"seat {seat}: fingerprint {card.fingerprint} is not the expected {want[seat]}",
-                                hint="do not join: the proposal carries a different key than your opponent's")
+                raise FingerprintMismatch(f"seat {seat}: fingerprint {card.fingerprint} is not the expected "
+                                          f"{want[seat]}")
             mark = " (checked)"
         click.echo(f"  {seat:10} {card.name} <{card.email}> {card.fingerprint}{mark}")
     click.echo("options:")
@@ -143,12 +145,11 @@ def game_join(c: Ctx, proposal: str, expects: tuple[str, ...], accept_options: b
     unchecked = [x for x in con.cards if x not in want and x not in me]
     if unchecked and not yes:
         if not _interactive():
-            raise PbemError(f"fingerprints of {', '.join(unchecked)} are not confirmed",
-                            hint="compare them with your opponents, then pass --expect SEAT=FPR or --yes")
+            raise NotConfirmed(f"fingerprints of {', '.join(unchecked)} are not confirmed")
         click.confirm("Do these fingerprints match what your opponents told you?", abort=True)
     if not (yes or accept_options):
         if not _interactive():
-            raise PbemError("you have not accepted the game options shown above",
+            raise NotConfirmed("you have not accepted the game options shown above",
                             hint="read them (window dice lets a player foresee its own rolls), "
                                  "then pass --accept-options, or --yes")
         click.confirm("Do you accept these game options?", abort=True)
@@ -190,7 +191,8 @@ def game_end(c: Ctx, game_ref: str, vote: str | None, alone: str | None, outbox_
     publishes your dice master: after it the game cannot go on, for anyone.
     """
     if vote and alone:
-        raise click.UsageError("an end proposal or answer is not a reveal: give one of them")
+        raise UsageError("an end proposal or answer is not a reveal: give one of them",
+                         hint="pass one of --propose, --accept, --decline, --agree, --concede, --abandon")
     gs = store.find_game(c.home, game_ref)
     s = c.session()
     if vote:
@@ -246,7 +248,8 @@ def play(c: Ctx, game_ref: str, orders_file: str | None, dice_request: int | Non
         d0 = game.load(c.session(), gs)
         pend0 = d0.pending()
         if pend0 is None or pend0.kind != "dice-release":
-            raise click.UsageError("--orders is required (only a dice release is played without orders)")
+            raise UsageError("--orders is required (only a dice release is played without orders)",
+                             hint=f"run 'pbem orders template {game_ref}' to write your orders")
     text = read_text_file(orders_file, "orders file") if orders_file else ""
     f, d = game.play(c.session(), gs, text, dice_request or 0, seat=seat)
     out = gs.outbox / game.outbox_name(f)
@@ -392,6 +395,7 @@ def show(c: Ctx, game_ref: str, as_html: bool, public: bool, output: str | None,
     if seat is not None:
         d.use_seat(check_seat(seat, where="--seat", hint=USER_HINT))
     ctx = summary.build(d, d.my_seat, private=not public and d.my_seat is not None)
+    ctx["attached"] = False  # the same page as a mail's, with no file attached to point at
     out = render.render_html(ctx) if as_html else render.render_text(ctx)
     if output:
         # The private view shows what only this seat may know: readable by its owner alone.
@@ -410,23 +414,25 @@ def status(c: Ctx) -> None:
     state only); it unlocks your identity only to rebuild a stale cache or to
     queue a mail a crash left unwritten.
     """
-    from pbem.mail import dispatch
     from pbem.present import summary
 
     games = store.all_games(c.home)
     inv = sorted(c.home.invitations.glob("*.pbem")) if c.home.invitations.is_dir() else []
+    card = c.card()
     if not games and not inv:
         click.echo("no games yet: propose one with 'pbem game new' or receive a proposal")
-    card = c.card()
+        return
     now = int(time.time())
     for gs in games:
         peeked = game.peek(card, gs)
         if peeked is not None:
             for msg in game.repair_seats(gs, peeked.my_seats):
                 click.echo(f"{gs.root.name[:12]}  repaired: {msg}")
-        if peeked is not None and not dispatch.missing_mails(gs, peeked):
+        if peeked is not None and not game.unmailed(gs, peeked):
             d = peeked
         else:
+            from pbem.mail import dispatch  # only to repair: status imports no mail otherwise
+
             s = c.session()
             now = s.clock()
             for msg in game.repair(s, gs):
@@ -434,8 +440,8 @@ def status(c: Ctx) -> None:
             d = game.load(s, gs)
             for msg in dispatch.repair(s, gs, d):
                 click.echo(f"{gs.root.name[:12]}  repaired: {msg}")
-        you = summary.seats_text(d, d.my_seats) if d.my_seats else None
-        head = f"{gs.root.name[:12]}  {d.con.h['rules']}/{d.con.h['scenario']}  you: {you}"
+        you = f"you: {summary.seats_text(d, d.my_seats)}" if d.my_seats else "you: observer"
+        head = f"{gs.root.name[:12]}  {d.con.h['rules']}/{d.con.h['scenario']}  {you}"
         if not d.started:
             click.echo(f"{head}  waiting for joins: {', '.join(d.waiting_for_joins)}")
             continue

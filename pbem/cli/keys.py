@@ -9,7 +9,7 @@ from pathlib import Path
 import click
 
 from pbem.cli.base import Ctx, _passphrase_from, cli, demo_clock, pass_ctx
-from pbem.errors import NotFound, PbemError
+from pbem.errors import AlreadyExists, NotFound, UsageError
 from pbem.protocol.identity import (
     IDENTITY_WORK_FACTOR,
     Card,
@@ -35,8 +35,7 @@ def key_new(c: Ctx, name: str, email: str, work_factor: int) -> None:
     """Create an identity, protected by a passphrase."""
     ident = new_identity(name, email, rng=c.rng(), now=demo_clock())
     if c.home.identity_file.exists():
-        raise PbemError(f"an identity already exists in {c.home.config}",
-                        hint="use another --home for a second identity")
+        raise AlreadyExists(f"an identity already exists in {c.home.config}")
     passphrase = c.passphrase(confirm=True)
     _warn_weak(passphrase)
     save_identity(ident, c.home.identity_file, passphrase, work_factor=work_factor, rng=c.rng())
@@ -71,13 +70,14 @@ def key_passphrase(c: Ctx, new_passphrase_file: str | None, work_factor: int) ->
         try:
             new = _passphrase_from(Path(new_passphrase_file))
         except OSError as e:
-            raise NotFound(f"cannot read passphrase file {new_passphrase_file}: {e.strerror}") from None
+            raise NotFound(f"cannot read passphrase file {new_passphrase_file}: {e.strerror}",
+                           hint="check the path given to --new-passphrase-file") from None
     elif os.environ.get("PBEM_NEW_PASSPHRASE"):
         new = os.environ["PBEM_NEW_PASSPHRASE"]
     elif sys.stdin.isatty():
         new = str(click.prompt("new passphrase", hide_input=True, confirmation_prompt=True))
     else:
-        raise PbemError("a new passphrase is needed and there is no terminal to ask on",
+        raise UsageError("a new passphrase is needed and there is no terminal to ask on",
                         hint="set PBEM_NEW_PASSPHRASE or pass --new-passphrase-file FILE")
     _warn_weak(new)
     change_passphrase(c.home.identity_file, old, new, work_factor=work_factor, rng=c.rng())
@@ -113,7 +113,7 @@ def key_export_age(c: Ctx, secret: bool) -> None:
     if not secret:
         click.echo(c.card().age_recipient)
         return
-    ident = c.identity()
+    ident = c.secret_identity()
     click.echo(f"# pbem identity of {ident.name} <{ident.email}>")
     click.echo(f"# public key: {ident.age_recipient}")
     click.echo(ident.age_identity)

@@ -99,7 +99,7 @@ def dispatch(session: Session, store: GameStore, d: Derived, f: turnfile.SignedF
     """Queue every mail for ``f`` in the outbox, then send them if mail is configured.
 
     The .eml is written before any sending, so a failure (or a crash) leaves
-    it queued for 'pbem mail resend'; nothing produced is ever lost.
+    it queued for 'pbem resend'; nothing produced is ever lost.
     """
     if cfg is None and use_config:
         cfg = load_config(session.home)
@@ -134,7 +134,7 @@ def private_mail(session: Session, d: Derived, f: turnfile.SignedFile) -> Mail:
 def repair(session: Session, store: GameStore, d: Derived) -> list[str]:
     """Queue the mails of any file of ours that has none (a crash hit between the file and its mails).
 
-    Only queues: sending is for 'pbem mail resend', so repairing never surprises
+    Only queues: sending is for 'pbem resend', so repairing never surprises
     anyone with mail.
     """
     done = []

@@ -4,24 +4,30 @@ The folder is opened with EXAMINE (read-only) and bodies are fetched with
 BODY.PEEK[], so nothing is marked as read, moved or deleted: the player's
 mail client still shows every mail as it was, and running ``pbem receive``
 twice is harmless (the game reports the files it already has as duplicates).
+A ``Watermark`` (UIDVALIDITY and the last UID taken in) makes the next run
+fetch only the mails that came since.
 """
 
 from __future__ import annotations
 
 import base64
 import contextlib
+import hashlib
 import imaplib
 import re
 import ssl
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass
 from datetime import date
+from pathlib import Path
 from typing import Literal
 
 from pbem.mail.compose import GAME_HEADER, SUBJECT_PREFIX
 from pbem.mail.config import ENV_PASSWORD, MailConfig, MailError, PasswordProvider, network_error
 from pbem.mail.config import password_provider as default_password_provider
 from pbem.mail.receive import MAX_MESSAGE, FoundFile, attachments_from_eml
+from pbem.store.fsutil import atomic_write
 
 FETCH_BATCH = 25  # bodies per FETCH: bounded memory per round trip, few round trips
 _UID_RE = re.compile(rb"\bUID (\d+)")
@@ -141,6 +147,44 @@ def search_criteria(search: Literal["pbem", "all"], since: date | None) -> list[
     return crit or ["ALL"]
 
 
+@dataclass
+class Watermark:
+    """How far a folder was read: its UIDVALIDITY and the highest UID taken in (0: none yet).
+
+    ``from_imap`` fetches only UIDs above ``last`` while the folder's UIDVALIDITY is
+    unchanged (a new one renumbers every mail: read it all again), and moves the mark
+    to what it fetched; the caller saves it (``save``) once the files are taken in.
+    """
+
+    uidvalidity: int = 0
+    last: int = 0
+
+    @classmethod
+    def load(cls, path: Path) -> Watermark:
+        try:
+            v, last = path.read_text(encoding="ascii").split()
+            return cls(int(v), int(last))
+        except (OSError, ValueError, UnicodeDecodeError):
+            return cls()
+
+    def save(self, path: Path) -> None:
+        atomic_write(path, f"{self.uidvalidity} {self.last}\n".encode("ascii"))
+
+
+def watermark_path(data: Path, cfg: MailConfig) -> Path:
+    """Where a home keeps the watermark of the configured server, user and folder."""
+    key = hashlib.sha256(f"{cfg.imap_host}\0{cfg.imap_port}\0{cfg.imap_user}\0{cfg.imap_folder}".encode())
+    return data / "intake" / f"imap-{key.hexdigest()[:16]}.txt"
+
+
+def _uidvalidity(c: imaplib.IMAP4) -> int:
+    _, data = c.response("UIDVALIDITY")
+    try:
+        return int(data[0]) if data and data[0] else 0
+    except (TypeError, ValueError):
+        return 0
+
+
 def from_imap(
     cfg: MailConfig,
     password_provider: PasswordProvider | None = None,
@@ -149,12 +193,14 @@ def from_imap(
     search: Literal["pbem", "all"] = "pbem",
     since: date | None = None,
     progress: Callable[[int, int], None] | None = None,
+    watermark: Watermark | None = None,
 ) -> list[FoundFile]:
     """The pbem files in the configured IMAP folder, oldest mail first.
 
     ``search="pbem"`` looks only at mails with an X-Pbem-Game header or "[pbem]"
     in the subject (what pbem sends); ``"all"`` at every mail, for files a
     player attached by hand. Mails over MAX_MESSAGE bytes are skipped unread.
+    With a ``watermark``, only mails newer than it are fetched, and it is moved on.
     """
     if not cfg.imap_host or not cfg.imap_user:
         raise MailError("no IMAP server is configured (imap_host and imap_user)",
@@ -169,9 +215,16 @@ def from_imap(
             typ, data = c.select(encode_mailbox(cfg.imap_folder), readonly=True)
             _ok(cfg, typ, data, f"opening the folder {cfg.imap_folder!r}",
                 "check imap_folder (folder names are case-sensitive, except INBOX)")
-            typ, data = c.uid("SEARCH", *search_criteria(search, since))
+            validity = _uidvalidity(c)
+            after = watermark.last if watermark is not None and validity and watermark.uidvalidity == validity else 0
+            crit = search_criteria(search, since) + (["UID", f"{after + 1}:*"] if after else [])
+            typ, data = c.uid("SEARCH", *crit)
             _ok(cfg, typ, data, "searching", "try again later")
-            uids = [u for chunk in data if isinstance(chunk, bytes) for u in chunk.split()]
+            # "n:*" always matches the highest UID, even one below n (RFC 3501 6.4.8).
+            uids = [u for chunk in data if isinstance(chunk, bytes) for u in chunk.split() if int(u) > after]
+            if watermark is not None:
+                watermark.uidvalidity = validity
+                watermark.last = max([after, *(int(u) for u in uids)]) if validity else 0
             if not uids:
                 return []
             sizes: dict[bytes, int] = {}

@@ -20,33 +20,22 @@ try the file again (after an upgrade, say).
 from __future__ import annotations
 
 import email.policy
-import hashlib
 import mailbox
 import re
-from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable
 from email.message import EmailMessage, Message
 from email.parser import BytesParser
 from pathlib import Path
-from typing import Literal, cast
 
-from pbem.errors import AuthError, InvalidInput, NotFound, OutOfOrder, PbemError, StateError
+from pbem.errors import NotFound
 from pbem.mail.config import MailError
-from pbem.play import game
-from pbem.protocol import signedtime, turnfile
-from pbem.store.fsutil import atomic_write
+from pbem.play.intake import FoundFile, IngestResult, ReceiveFailed, ingest, quarantine_name
+from pbem.protocol import turnfile
 
 # A mail bigger than this is not a game mail (a pbem file is at most 16 MiB,
 # about 22 MiB in base64); skipping it keeps a stray video out of memory.
 MAX_MESSAGE = 32 * 1024 * 1024
 _SAFE_NAME = re.compile(r"[^A-Za-z0-9._-]+")
-
-
-@dataclass(frozen=True)
-class FoundFile:
-    filename: str  # sanitized: a bare file name, safe to show or to join to a folder
-    data: bytes
-    source: str  # where it was found, for messages: "turn.eml part 3", "imap INBOX uid 7"
 
 
 def _safe_filename(name: str | None, index: int) -> str:
@@ -141,147 +130,6 @@ def from_maildir(path: Path) -> list[FoundFile]:
     return out
 
 
-# --- ingest ------------------------------------------------------------------------
-
-_KIND_ORDER = {"proposal": 0, "join": 1, "turn": 2, "reveal": 3}
-Status = Literal["added", "duplicate", "invitation", "error", "quarantined"]
-
-# A stranger can mail any number of bad files: past these, a poison file's
-# bytes are no longer kept, only its note (which is what makes later runs skip it).
-MAX_QUARANTINE_FILES = 1000
-MAX_QUARANTINE_BYTES = 256 * 1024 * 1024
-
-
-class ReceiveFailed(PbemError):
-    """pbem itself failed on a file (a bug): reported like a refusal so the run goes on."""
-
-    default_hint = ("this is a bug in pbem: the file is kept in the quarantine folder of your home; "
-                    "rerun with PBEM_DEBUG=1 and report it")
-
-
-@dataclass(frozen=True)
-class IngestResult:
-    found: FoundFile
-    received: game.Received | None = None
-    error: PbemError | None = None
-    what: str = ""  # "game 0a1b2c3d4e5f turn 7 by axis", when the file parses
-    quarantined: str | None = None  # the quarantine file's name, set when this run put it there
-    skipped: str | None = None  # the note of an earlier run's quarantine, when this run skipped it
-
-    @property
-    def status(self) -> Status:
-        if self.skipped is not None:
-            return "quarantined"
-        if self.error is not None or self.received is None:
-            return "error"
-        s = self.received.status
-        if s not in ("added", "duplicate", "invitation"):
-            raise AssertionError(f"unknown receive status {s!r}")
-        return cast(Status, s)
-
-
-def quarantine_name(data: bytes) -> str:
-    """The only name a poison file gets: the hash of its bytes."""
-    return hashlib.sha256(data).hexdigest()
-
-
-def _describe(data: bytes) -> tuple[str, tuple[int, int, int]]:
-    """What the file claims to be, for messages, and its place in game order (unparsable last)."""
-    try:
-        f = turnfile.parse(data)
-    except Exception:  # noqa: BLE001 - a description must never fail; receive reports the real error
-        return "", (1, 0, 0)
-    return (f"game {f.game.hex()[:12]} {f.kind} {f.seq} by {f.author}",
-            (0, f.seq, _KIND_ORDER.get(f.kind, 9)))
-
-
-def _is_poison(session: game.Session, data: bytes, e: PbemError) -> bool:
-    """Refused for what the file is, whatever the game's state: receiving it again cannot help.
-
-    Chain and state errors (out of order, no such game yet, not started) and
-    unsupported versions can change with the home or an upgrade, so those
-    files are tried again on every run; equivocation keeps its own evidence.
-    So is a file dated ahead of this computer's clock: tomorrow it may be fine.
-    """
-    if not isinstance(e, (InvalidInput, AuthError, ReceiveFailed)):
-        return False
-    try:
-        t = turnfile.parse(data).header["time"]
-    except Exception:  # noqa: BLE001 - unparsable, or pbem trips on it: poison either way
-        return True
-    return not (isinstance(t, int) and t > session.clock() + signedtime.FUTURE_TOLERANCE)
-
-
-def _quarantined_note(session: game.Session, data: bytes) -> str | None:
-    note = session.home.quarantine / (quarantine_name(data) + ".txt")
-    try:
-        return note.read_text(encoding="utf-8", errors="replace").strip() or "refused"
-    except OSError:
-        return None
-
-
-def _quarantine(session: game.Session, data: bytes, e: PbemError, what: str) -> str:
-    folder = session.home.quarantine
-    name = quarantine_name(data)
-    kept = sorted(folder.glob("*.pbem")) if folder.is_dir() else []
-    if (len(kept) < MAX_QUARANTINE_FILES
-            and sum(p.stat().st_size for p in kept) + len(data) <= MAX_QUARANTINE_BYTES):
-        atomic_write(folder / f"{name}.pbem", data)
-    reason = " ".join(f"{type(e).__name__}: {e}".split())[:300]
-    atomic_write(folder / f"{name}.txt", f"{what or 'unparsable file'}: {reason}\n".encode())
-    return f"{name}.pbem"
-
-
-def _receive_one(session: game.Session, data: bytes) -> game.Received:
-    try:
-        return game.receive(session, data)
-    except PbemError:
-        raise
-    except Exception as e:
-        # On purpose: whatever a hostile file makes pbem trip on, the other files
-        # and games of this run must still be received (and the bug reported).
-        raise ReceiveFailed(f"pbem failed on this file ({type(e).__name__}: {e})"[:300]) from e
-
-
-Progress = Callable[[int, int, FoundFile], None]
-
-
-def ingest(session: game.Session, found: Sequence[FoundFile],
-           progress: Progress | None = None) -> list[IngestResult]:
-    """Receive every found file into the game; one result per file, in the order given.
-
-    Mails arrive in any order, so files are received in game order, and files
-    that were out of order are tried again while the others make progress.
-    Each file is received on its own: a refused file never stops the others,
-    and a poison file is put in quarantine (see the module's docstring).
-    """
-    results: dict[int, IngestResult] = {}
-    info = [_describe(f.data) for f in found]
-    todo = sorted(range(len(found)), key=lambda i: info[i][1])
-    done = 0
-    while todo:
-        retry: list[int] = []
-        progressed = False
-        for i in todo:
-            data, what = found[i].data, info[i][0]
-            note = _quarantined_note(session, data)
-            if note is not None:
-                r = IngestResult(found[i], what=what, skipped=note)
-            else:
-                try:
-                    r = IngestResult(found[i], received=_receive_one(session, data), what=what)
-                    progressed = progressed or r.status == "added"
-                except (OutOfOrder, StateError) as e:
-                    r = IngestResult(found[i], error=e, what=what)
-                    retry.append(i)
-                except PbemError as e:
-                    q = _quarantine(session, data, e, what) if _is_poison(session, data, e) else None
-                    r = IngestResult(found[i], error=e, what=what, quarantined=q)
-            first = i not in results
-            results[i] = r
-            if first:
-                done += 1
-                if progress is not None:
-                    progress(done, len(found), found[i])
-        todo = retry if progressed else []
-    return [results[i] for i in range(len(found))]
+# The intake itself (game order, quarantine, seen-set, pending) needs no mail: pbem.play.intake.
+__all__ = ["MAX_MESSAGE", "FoundFile", "IngestResult", "ReceiveFailed", "attachments_from_eml", "from_eml_files",
+           "from_maildir", "ingest", "quarantine_name"]

@@ -24,7 +24,7 @@ from typing import Any
 from pbem.errors import PbemError
 from pbem.play.game import Derived, Session, apply_engine_orders, derive, is_engine_phase
 from pbem.protocol import dice, schema, turnfile
-from pbem.protocol.context import EngineContext, apply_releases, clone, payload_from_wire
+from pbem.protocol.context import EngineContext, EngineState, apply_releases, clone, payload_from_wire
 from pbem.protocol.genesis import initial_engine_state, joins_release, read_proposal
 from pbem.store.gamestore import GameStore
 
@@ -118,7 +118,7 @@ def audit(session: Session, store: GameStore, d: Derived | None = None) -> Audit
     return rep
 
 
-def _told_states(d: Derived, rules: Any, params: Any, est: dict[str, Any], public: Any,
+def _told_states(d: Derived, rules: Any, params: Any, est: EngineState, public: Any,
                  privates: dict[str, Any], f: turnfile.SignedFile, pub: Any) -> dict[str, Any]:
     """The private states of the seats ``f`` told something (Context.tell), as their tools replayed it.
 

@@ -24,6 +24,7 @@ from pbem.play.derived import Derived, Session
 from pbem.protocol import dicefiles, schema, signedtime, turnfile
 from pbem.protocol.context import (
     EngineContext,
+    EngineState,
     FileRejected,
     GameParams,
     Payload,
@@ -31,6 +32,7 @@ from pbem.protocol.context import (
     clone,
     payload_from_wire,
 )
+from pbem.protocol.schema import PublicPart, RefOpening
 from pbem.protocol.turnfile import SignedFile
 from pbem.store.gamestore import GameStore
 
@@ -179,12 +181,13 @@ def apply_turn(session: Session, d: Derived, f: SignedFile) -> None:
                                                    "secret_rolls": {**old["secret_rolls"], **own["secret_rolls"]}}}
 
 
-def _my_parts(d: Derived, f: SignedFile) -> dict[str, dict[str, Any]]:
-    """The private part of ``f`` of every seat this player holds, opened and checked.
+def _my_parts(d: Derived, f: SignedFile) -> dict[str, Any]:
+    """The private part of ``f`` of every seat this player holds, opened and checked
+    (``schema.PrivatePart`` for the author's seat, ``schema.OtherPart`` for the others).
 
     Checked before anything changes: ``d`` must stay as it was if one is malformed.
     """
-    parts = {}
+    parts: dict[str, Any] = {}
     for seat in d.my_seats:
         part = d.keyring.open(f"{f.seq}/{seat}", f.header["private"][seat],
                               f"{seat}'s private part of file {f.seq}")
@@ -194,7 +197,7 @@ def _my_parts(d: Derived, f: SignedFile) -> dict[str, dict[str, Any]]:
     return parts
 
 
-def _replay_held(d: Derived, est: dict[str, Any], f: SignedFile, payload: Payload, public: dict[str, Any],
+def _replay_held(d: Derived, est: EngineState, f: SignedFile, payload: Payload, public: PublicPart,
                  parts: dict[str, dict[str, Any]]) -> tuple[Any, dict[str, Any]]:
     """The rules on ``f`` in replay mode: (new public state, {held seat: new private state} of the
     seats it told something).
@@ -216,8 +219,8 @@ def _replay_held(d: Derived, est: dict[str, Any], f: SignedFile, payload: Payloa
     return out_public, told_states
 
 
-def _replay_rules(d: Derived, est: dict[str, Any], f: SignedFile, payload: Payload, public: dict[str, Any],
-                  holder: str | None, told: list[Any] | None) -> tuple[Any, tuple[str, Any] | None]:
+def _replay_rules(d: Derived, est: EngineState, f: SignedFile, payload: Payload, public: PublicPart,
+                  holder: str | None, told: list[RefOpening] | None) -> tuple[Any, tuple[str, Any] | None]:
     """The rules on ``f`` in replay mode: (new public state, (``holder``, its new private state) if told)."""
     rules = d.rules
     told_state: tuple[str, Any] | None = None
@@ -261,7 +264,7 @@ def is_engine_phase(phase: str) -> bool:
     return dicefiles.is_engine_phase(phase) or ending.is_end_phase(phase)
 
 
-def apply_engine_orders(params: GameParams, est: dict[str, Any], author: str, phase: str, orders: Any,
+def apply_engine_orders(params: GameParams, est: EngineState, author: str, phase: str, orders: Any,
                         rules_pending: rulesapi.Pending | None) -> None:
     """An engine file's orders: an end proposal or answer (pbem.play.ending), or dice (pbem.protocol.dicefiles)."""
     if ending.is_end_phase(phase):

@@ -27,9 +27,11 @@ from pbem.formats import canonical, padding
 from pbem.play import ending
 from pbem.protocol import dice, dicefiles, signedtime
 from pbem.protocol.context import (
+    EngineState,
     FileRejected,
     GameParams,
     apply_releases,
+    new_engine_state,
 )
 from pbem.protocol.genesis import (
     Constitution,
@@ -40,7 +42,7 @@ from pbem.protocol.genesis import (
     open_escrow,
     read_proposal,
 )
-from pbem.protocol.identity import Identity
+from pbem.protocol.identity import Keys
 from pbem.protocol.turnfile import SignedFile
 from pbem.store.paths import Home
 
@@ -52,7 +54,7 @@ class Session:
     """An unlocked player in a home, with injected randomness and clock."""
 
     home: Home
-    ident: Identity
+    ident: Keys
     rng: Rng = os.urandom
     now: Callable[[], float] = time.time
 
@@ -80,7 +82,7 @@ class Derived:
     my_seats: tuple[str, ...] = ()
     joins: dict[str, SignedFile] = field(default_factory=dict)
     roots: dict[str, bytes] = field(default_factory=dict)
-    est: dict[str, Any] = field(default_factory=dict)
+    est: EngineState = field(default_factory=lambda: new_engine_state([]))
     seq: int = 0
     last_hash: bytes = b""
     public: Any = None
@@ -188,7 +190,7 @@ class Keyring:
     Labels name a part: "<seq>/public" or "<seq>/<seat>".
     """
 
-    def __init__(self, ident: Identity) -> None:
+    def __init__(self, ident: Keys) -> None:
         self.ident = ident
         self.file_keys: dict[str, bytes] = {}
 
@@ -197,7 +199,7 @@ class Keyring:
             if label in self.file_keys:
                 plain = age.decrypt_with_file_key(blob, self.file_keys[label])
             else:
-                plain = age.decrypt(blob, [self.ident.age_identity])
+                plain = age.decrypt(blob, [self.ident.age_key()])
         except age.NoMatchError:
             raise NotAddressedToYou(f"{what} is not encrypted to your key") from None
         except age.AgeError as e:
@@ -216,6 +218,33 @@ def _start(d: Derived) -> None:
 
 
 def begin(session: Session, proposal: SignedFile) -> Derived:
+    d = _open(session, proposal)
+    d.est = initial_engine_state(d.con)
+    if not d.waiting_for_joins:
+        _start(d)
+    return d
+
+
+def resume(session: Session, proposal: SignedFile, joins: list[SignedFile]) -> Derived | None:
+    """The genesis part of a game whose state comes from its cache (pbem.play.game.load): the
+    checks of ``begin`` and ``add_join``, without the initial state the cache replaces.
+
+    None while a join is missing (the caller replays: there is nothing cached to resume).
+    """
+    d = _open(session, proposal)
+    for f in joins:
+        check_join(d.con, f)
+        signedtime.check_follows(f, int(d.con.proposal.header["time"]))
+        if f.author in d.joins:
+            raise Equivocation(f"{f.author} signed two different joins for this game")
+        d.roots[f.author] = f.header["seed_root"]
+        d.joins[f.author] = f
+        if f.author in d.my_seats:
+            d.masters[f.author] = open_escrow(session.ident, f.header["escrow"])
+    return None if d.waiting_for_joins else d
+
+
+def _open(session: Session, proposal: SignedFile) -> Derived:
     con = read_proposal(proposal)
     if con.rules.rules_hash() != con.h["rules_hash"]:
         same = con.h["rules_version"] == con.rules.version
@@ -226,12 +255,9 @@ def begin(session: Session, proposal: SignedFile) -> Derived:
                f"whose hash differs from this pbem's ({con.rules.version})"),
             hint="verify and play a game with the pbem release that started it")
     d = Derived(con=con, my_seats=con.seats_of(session.ident.card()), keys=Keyring(session.ident))
-    d.est = initial_engine_state(con)
     d.roots[con.host] = proposal.header["seed_root"]
     if con.host in d.my_seats:
         d.masters[con.host] = open_escrow(session.ident, proposal.header["escrow"])
-    if not d.waiting_for_joins:
-        _start(d)
     return d
 
 

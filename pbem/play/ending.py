@@ -18,7 +18,7 @@ reveal's ``reason`` says, is decided here:
   reveal names it, and so does the game's result.
 
 The agreement lives in the engine state: ``est["end"] = {"proposer": seat,
-"accepted": [seats], "agreed": bool}`` while a proposal is open or agreed.
+"accepted": [seats], "agreed": bool}`` (``EndAgreement``) while a proposal is open or agreed.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from pbem.errors import InvalidInput, OutOfOrder, PbemError, StateError
 from pbem.protocol import turnfile
-from pbem.protocol.context import FileRejected
+from pbem.protocol.context import EndAgreement, EngineState, FileRejected
 from pbem.rulesapi import Pending, RulesModule
 
 if TYPE_CHECKING:
@@ -46,7 +46,7 @@ class GameView(Protocol):
     """What this module reads of a game derived from its files (pbem.play.game.Derived)."""
 
     con: Constitution
-    est: dict[str, Any]
+    est: EngineState
     public: Any
     reveals: dict[str, turnfile.SignedFile]
 
@@ -66,17 +66,17 @@ def proposes(phase: str, pend: Pending) -> bool:
     return phase == END_PROPOSAL and pend.kind != ANSWER_KIND
 
 
-def agreed(est: dict[str, Any]) -> bool:
+def agreed(est: EngineState) -> bool:
     e = est.get("end")
     return bool(e and e["agreed"])
 
 
-def _next_acceptor(seats: list[str], e: dict[str, Any]) -> str:
+def _next_acceptor(seats: list[str], e: EndAgreement) -> str:
     i = seats.index(e["proposer"])
     return next(s for s in [*seats[i + 1:], *seats[:i]] if s not in e["accepted"])
 
 
-def pending(est: dict[str, Any], seats: list[str], inner: Pending | None) -> Pending | None:
+def pending(est: EngineState, seats: list[str], inner: Pending | None) -> Pending | None:
     """An open end proposal waits for the next seat's answer; an agreed end leaves nothing to do."""
     e = est.get("end")
     if not e:
@@ -89,7 +89,7 @@ def pending(est: dict[str, Any], seats: list[str], inner: Pending | None) -> Pen
                    kind=ANSWER_KIND, options=("accept", "decline"))
 
 
-def file_orders(est: dict[str, Any], pend: Pending, vote: str) -> tuple[str, dict[str, Any]]:
+def file_orders(est: EngineState, pend: Pending, vote: str) -> tuple[str, dict[str, Any]]:
     """Author mode: the phase and engine orders of this seat's end file (``vote`` "" = none given)."""
     if pend.kind == ANSWER_KIND:
         if vote not in ("accept", "decline"):
@@ -102,7 +102,7 @@ def file_orders(est: dict[str, Any], pend: Pending, vote: str) -> tuple[str, dic
     return END_PROPOSAL, {"engine": "end", "vote": "propose"}
 
 
-def apply(est: dict[str, Any], seats: list[str], author: str, phase: str, orders: Any) -> None:
+def apply(est: EngineState, seats: list[str], author: str, phase: str, orders: Any) -> None:
     """Check and apply an end proposal or answer (the caller checked that it was ``author``'s move)."""
     if (not isinstance(orders, dict) or set(orders) != {"engine", "vote"} or orders["engine"] != "end"
             or orders["vote"] not in VOTES):

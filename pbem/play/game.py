@@ -36,7 +36,7 @@ from pbem.play.chain import (
     is_engine_phase,
     prev_attest,
 )
-from pbem.play.derived import Derived, Keyring, Session, add_join, begin
+from pbem.play.derived import Derived, Keyring, Session, add_join, begin, resume
 from pbem.protocol import dicefiles, signedtime, turnfile
 from pbem.protocol.context import (
     EngineContext,
@@ -58,7 +58,7 @@ from pbem.store.gamestore import GameStore, game_dir
 __all__ = ["Derived", "Keyring", "Received", "Session", "add_join", "apply_engine_orders", "apply_turn", "begin",
            "check_orders", "check_turn_place", "create", "derive", "end", "end_all", "is_engine_phase", "join",
            "join_seats", "load", "my_move", "outbox_name", "peek", "play", "prev_attest", "produce_turn", "receive",
-           "repair", "save_cache"]
+           "repair", "save_cache", "unmailed"]
 
 
 Progress = Callable[[int, int], None]
@@ -122,7 +122,7 @@ def _private_cache(store: GameStore, d: Derived, key: bytes) -> dict[str, Any] |
     if blob is None:
         return None
     try:
-        plain = age.decrypt(blob, [d.keyring.ident.age_identity])
+        plain = age.decrypt(blob, [d.keyring.ident.age_key()])
         m = canonical.decode(padding.unpad(plain, "your cached secrets"))
     except PbemError:  # age errors included
         return None
@@ -141,12 +141,12 @@ def load(session: Session, store: GameStore) -> Derived:
     if (cache is None or not files or cache.get("key") != _cache_key(files)
             or any(sf.kind == "reveal" for sf in files) or any(k not in cache for k in CACHED)):
         return derive(session, store)
-    d = begin(session, turnfile.parse(files[0].read()))
-    for sf in files[1:]:
-        if sf.kind == "join":
-            add_join(session, d, turnfile.parse(sf.read()))
-    if not d.started:
+    # No initial state is built only to be replaced by the cached one.
+    resumed = resume(session, turnfile.parse(files[0].read()),
+                     [turnfile.parse(sf.read()) for sf in files[1:] if sf.kind == "join"])
+    if resumed is None:
         return derive(session, store)
+    d = resumed
     if d.my_seats:
         mine = _private_cache(store, d, cache["key"])
         if mine is None:
@@ -173,7 +173,6 @@ def peek(card: Card, store: GameStore) -> Derived | None:
         return None
     con = read_proposal(turnfile.parse(files[0].read()))
     d = Derived(con=con, my_seats=con.seats_of(card))
-    d.est = initial_engine_state(con)
     d.roots[con.host] = con.h["seed_root"]
     for sf in files[1:]:
         if sf.kind == "join":
@@ -182,6 +181,9 @@ def peek(card: Card, store: GameStore) -> Derived | None:
             d.roots[jf.author] = jf.header["seed_root"]
             d.joins[jf.author] = jf
     if d.waiting_for_joins:
+        # Only a game not started shows its genesis state; a started one's comes from the
+        # cache, and building it would load the scenario for nothing.
+        d.est = initial_engine_state(con)
         return d
     for k in CACHED:
         setattr(d, k, cache[k])
@@ -288,6 +290,28 @@ def check_orders(session: Session, store: GameStore, orders_text: str) -> list[A
 
 def outbox_name(f: SignedFile) -> str:
     return f"{f.game.hex()[:12]}-{f.seq:06d}-{f.kind}-{f.author}.pbem"
+
+
+def unmailed(store: GameStore, d: Derived) -> bool:
+    """Whether a file of ours lacks its mail to some seat (pbem.mail.dispatch.missing_mails lists them).
+
+    From file names alone, no file read: `status` asks it of every game at every run.
+    """
+    if not d.my_seats:
+        return False
+    have: set[str] = set()
+    for folder in (store.outbox, store.sent_dir):
+        if folder.is_dir():
+            have |= {p.name for p in folder.glob("*.eml")}
+    players = d.con.players().items()
+    gid = d.con.game_id.hex()[:12]
+    for sf in store.files():
+        if sf.author in d.my_seats:
+            base = f"{gid}-{sf.seq:06d}-{sf.kind}-{sf.author}.pbem"  # outbox_name of the file
+            if any(sf.author not in held and not any(n.startswith(f"{base}.{s}.") for n in have)
+                   for s, held in players):
+                return True
+    return False
 
 
 def repair(session: Session, store: GameStore) -> list[str]:

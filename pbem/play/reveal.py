@@ -20,7 +20,7 @@ an agreement that not every seat signed is refused.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from pbem.crypto import age
 from pbem.errors import AuthError, BrokenChain, Equivocation, InvalidInput, Replayed, StateError, WrongGame
@@ -28,6 +28,7 @@ from pbem.formats import canonical
 from pbem.play import ending
 from pbem.protocol import commit as commitments
 from pbem.protocol import dice, schema, signedtime, turnfile
+from pbem.protocol.context import Opened
 from pbem.protocol.turnfile import SignedFile
 from pbem.store.gamestore import GameStore
 
@@ -39,7 +40,7 @@ class RevealMismatch(AuthError):
     default_hint = "the reveal does not open what its author committed; keep it as evidence of cheating"
 
 
-def _payload(f: SignedFile) -> dict[str, Any]:
+def _payload(f: SignedFile) -> schema.RevealPayload:
     m = canonical.decode(f.header["payload"])
     return schema.reveal_payload(m, f"reveal {f.seq} by {f.author}: payload")
 
@@ -78,7 +79,7 @@ def add_reveal(d: Derived, store: GameStore, f: SignedFile) -> None:
     depth = d.params.depth
     if dice.SeedTree(m["dice_master"], d.con.game_id, f.author, depth).root != d.roots[f.author]:
         raise RevealMismatch(f"{f.author}'s revealed dice secret does not match its committed seed root")
-    opened: dict[str, Any] = {}
+    opened: dict[str, Opened] = {}
     for ref, o in m["openings"].items():
         c_wire = d.est["commits"].get(ref)
         if c_wire is None or c_wire["seat"] != f.author:
@@ -136,8 +137,8 @@ def make_reveal(session: Session, store: GameStore, d: Derived, unilateral: str 
         if sf.kind != "turn":
             continue
         h = turnfile.parse(sf.read()).header
-        keys[f"{sf.seq}/public"] = age.unwrap_file_key(h["public"], [ident.age_identity])
-        keys[f"{sf.seq}/{d.my_seat}"] = age.unwrap_file_key(h["private"][d.my_seat], [ident.age_identity])
+        keys[f"{sf.seq}/public"] = age.unwrap_file_key(h["public"], [ident.age_key()])
+        keys[f"{sf.seq}/{d.my_seat}"] = age.unwrap_file_key(h["private"][d.my_seat], [ident.age_key()])
     openings = {ref: d.secrets["openings"][ref] for ref, c in d.est["commits"].items()
                 if c["seat"] == d.my_seat and ref not in d.est["opened"] and ref in d.secrets["openings"]}
     header = {

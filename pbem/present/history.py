@@ -363,7 +363,13 @@ def _combat_row(fr: FileRecord, e: dict[str, Any], dice: list[DieRoll], colours:
                            "result": names(e.get("result", e.get("winner", "")))}
     for k in COMBAT_FIELDS:
         v = e.get(k)
+        if v is None and k.endswith("_drm"):
+            # an event with die and final but no DRM (an air combat): the DRM is their difference
+            die, final = e.get(k[:-3] + "die"), e.get(k[:-3] + "final")
+            v = final - die if isinstance(die, int) and isinstance(final, int) else None
         row[k] = "" if v is None else (f"{v:+d}" if k.endswith("_drm") and isinstance(v, int) else str(v))
+    if row["result"] in ("att", "def"):  # a duel's winner, named rather than coded
+        row["result"] = (row["attackers"] if row["result"] == "att" else row["defender"]) + " wins"
     # whose die is whose, for the colours: take the event's dice in order, matching values
     left = list(dice)
     for k in ("att_die", "def_die"):

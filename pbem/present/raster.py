@@ -21,7 +21,7 @@ from contextlib import contextmanager
 from functools import lru_cache
 from typing import Any, Protocol
 
-from PIL import Image, ImageColor, ImageDraw, ImageFont
+from PIL import Image, ImageChops, ImageColor, ImageDraw, ImageFont
 
 from pbem.errors import Unsupported
 
@@ -41,6 +41,7 @@ CAPITAL_FILL = "#c00"
 HIGHLIGHT_INK = {"combat": "#ff2200", "move": "#ffb000"}
 SUPPLY_DOT = {"low-supply": "#f90", "no-supply": "#d00"}
 LABEL_INK, HALO = "#111", "#fff"
+NUMBER_INK = "#4d4d4d"
 UNIT_TEXT_SIZE, UNIT_SUB_SIZE, LABEL_SIZE = 4.6, 4.2, 4.4
 
 
@@ -56,6 +57,9 @@ class Layout(Protocol):
     labels: list[dict[str, Any]]
     highlights: list[dict[str, Any]]
     sides: dict[str, Any]
+    numbers: list[dict[str, Any]]
+    static_key: str
+    number_size: float
 
 
 def rgb(colour: str) -> RGB:
@@ -184,11 +188,18 @@ def _terrain(p: Painter, m: Layout) -> None:
     for h in m.hexes:
         p.draw.polygon(p.xy(h["xy"]), fill=rgb(h["fill"]))
         p.ring(h["xy"], rgb(HEX_STROKE), HEX_STROKE_W)
+
+
+def _owners(p: Painter, m: Layout) -> None:
     with p.translucent(OWNER_OPACITY):
         for h in m.hexes:
             side = m.sides.get(h.get("owner") or "")
             if side:
                 p.ring(h["xy"], rgb(side["fill"]), OWNER_W)
+
+
+def _overlay(p: Painter, m: Layout) -> None:
+    """What lies above the owners' edges and never changes: lines, hexsides, places, hex numbers."""
     for ln in m.lines:
         ink = rgb(LINE_INK)
         parts = dashes(ln["xy"], *RAIL_DASH) if ln["kind"] == "rail" else iter([ln["xy"]])
@@ -209,6 +220,8 @@ def _edges(p: Painter, edges: list[dict[str, Any]]) -> None:
 
 
 def _markers(p: Painter, m: Layout) -> None:
+    for n in m.numbers:
+        p.text(n["x"], n["y"], n["text"], m.number_size, rgb(NUMBER_INK))
     for h in m.hexes:
         kind, cx, cy = h.get("marker") or "none", h["cx"], h["cy"]
         if kind == "capital":
@@ -217,6 +230,9 @@ def _markers(p: Painter, m: Layout) -> None:
                              width=p.width(0.4))
         elif kind != "none":
             p.dot(cx, cy + 5.5, 2.2, rgb(MARKER_FILL.get(kind, "#963")))
+
+
+def _highlights(p: Painter, m: Layout) -> None:
     for hl in m.highlights:
         p.ring(hl["xy"], rgb(HIGHLIGHT_INK.get(hl["kind"], HIGHLIGHT_INK["move"])), 2)
 
@@ -225,13 +241,16 @@ def _units(p: Painter, m: Layout) -> None:
     for u in m.units:
         x, y, ink = u["x"], u["y"], rgb(u["ink"])
         box = [v * p.px for v in (x, y, x + 16, y + 12)]
-        p.draw.rounded_rectangle(box, radius=p.px, fill=rgb(u["fill"]), outline=rgb("#000"),
-                                 width=p.width(0.5))
+        hl = None if u.get("face_down") else u.get("hl")
+        p.draw.rounded_rectangle(box, radius=p.px, fill=rgb(u["fill"]),
+                                 outline=rgb(HIGHLIGHT_INK[hl] if hl else "#000"), width=p.width(1.2 if hl else 0.5))
         if u.get("face_down"):
             continue  # a hidden unit: the blank counter alone (pbem.present.render)
         p.text(x + 8, y + 5.4, u["text"], UNIT_TEXT_SIZE, ink)
         if u.get("sub"):
             p.text(x + 8, y + 10.4, u["sub"], UNIT_SUB_SIZE, ink)
+        for dx, dy, full in u.get("pips") or []:
+            p.dot(x + dx, y + dy, 0.9, ink if full else rgb(u["fill"]), ink, 0.3)
         flags = u.get("flags") or []
         dot = "low-supply" if "low-supply" in flags else ("no-supply" if "no-supply" in flags else None)
         if dot:
@@ -240,12 +259,42 @@ def _units(p: Painter, m: Layout) -> None:
         p.text(lb["x"], lb["y"], lb["text"], LABEL_SIZE, rgb(LABEL_INK), halo=(0.55, rgb(HALO)))
 
 
-def draw(m: Layout, px: float, supersample: int = 2) -> Image.Image:
-    """The map as an RGB image ``px`` pixels per SVG unit."""
+# Static layers per (picture's static part, size): (terrain, terrain + overlay, overlay mask).
+_STATIC: dict[tuple[str, float, int], tuple[Image.Image, Image.Image, Image.Image]] = {}
+_STATIC_MAX = 2  # a process renders one game's map, at most two sizes; each entry is ~3 bytes a pixel x3
+
+
+def _static(m: Layout, px: float, supersample: int) -> tuple[Image.Image, Image.Image, Image.Image]:
+    """The layers that never change in a game, drawn once per process (render.static_key)."""
+    key = (m.static_key, px, supersample)
+    hit = _STATIC.get(key) if m.static_key else None
+    if hit is not None:
+        return hit
     w, h = round(m.width * px), round(m.height * px)
     p = Painter((w * supersample, h * supersample), px * supersample)
     _terrain(p, m)
+    base = p.image.copy()
+    _overlay(p, m)
     _markers(p, m)
+    # Where the overlay changed a pixel: pasted back over the owners' edges, so they lie under it.
+    mask = ImageChops.difference(base, p.image).convert("L").point(lambda v: 255 if v else 0)
+    layers = (base, p.image, mask)
+    if m.static_key:
+        while len(_STATIC) >= _STATIC_MAX:
+            del _STATIC[next(iter(_STATIC))]
+        _STATIC[key] = layers
+    return layers
+
+
+def draw(m: Layout, px: float, supersample: int = 2) -> Image.Image:
+    """The map as an RGB image ``px`` pixels per SVG unit."""
+    base, full, mask = _static(m, px, supersample)
+    p = Painter(base.size, px * supersample)
+    p.image = base.copy()
+    p.draw = ImageDraw.Draw(p.image)
+    _owners(p, m)
+    p.image.paste(full, (0, 0), mask)
+    _highlights(p, m)
     _units(p, m)
     # The mean of each block, as cairo's coverage antialiasing gives: Lanczos
     # rings at every edge, and its 30,000 shades made the palette PNG 60% larger.

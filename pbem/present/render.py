@@ -18,13 +18,25 @@ lower, the column convention of pbem.kit.hexgrid)::
      "hexsides": [{"a": "0405", "b": "0406", "kind": "river|border|coast"}],
      "lines": [{"hexes": ["0405", "0505", ...], "kind": "rail"}],
      "units": [{"hex": "0405", "text": "7A", "sub": "6-4", "side": "axis", "flags": ["low-supply"],
-                "face_down": false}],
+                "face_down": false, "id": "GER-7A", "steps": [1, 2], "highlight": "move|combat"}],
      "highlights": [{"hex": "0405", "kind": "combat|move"}],
      "sides": {"axis": {"name": "Axis", "fill": "#...", "ink": "#..."}}}
 
+Every hex is numbered XXYY at its top, as printed wargame maps are, so the
+orders a player writes can be read off the map. Optional unit fields: ``id``,
+the unit's name in the game's events (never drawn: it lets
+:func:`highlight_events` find the units an event names); ``steps``, ``[left,
+full]``, drawn as pips (filled for steps left, hollow for steps lost);
+``highlight``, "move" or "combat": the counter is outlined in that colour
+(units that moved or fought in the files the reader has not seen).
+
 A ``face_down`` counter (optional, default false) is a hidden unit: drawn as a
-blank counter in its side's colour, with no text, sub-text, flags or tooltip,
-whatever the picture holds in them (a game should leave them out anyway).
+blank counter in its side's colour, with no text, sub-text, flags, steps,
+highlight or tooltip, whatever the picture holds in them (a game should leave
+them out anyway).
+
+The part of a picture that never changes in a game (terrain, hexsides, lines,
+places, hex numbers) is drawn once per process and reused (:func:`static_key`).
 
 The mailed summary is rendered from the public view only; ``pbem show``
 renders the player's own private view locally.
@@ -66,13 +78,15 @@ def _autoescape(name: str | None) -> bool:
 
 def environment() -> jinja2.Environment:
     # Plain-text templates (*.txt.j2) must not be HTML-escaped; everything else is.
-    return jinja2.Environment(
+    env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(str(templates_dir())),
         autoescape=_autoescape,  # noqa: S701 - escapes everything but plain-text templates
         undefined=jinja2.StrictUndefined,
         trim_blocks=True,
         lstrip_blocks=True,
     )
+    env.globals["map_legend"] = legend
+    return env
 
 
 def hex_center(col: int, row: int, grid: Grid = EVEN_COLUMNS_LOW) -> tuple[float, float]:
@@ -114,6 +128,14 @@ def _edge(a: str, b: str, grid: Grid) -> tuple[float, float, float, float] | Non
     return mx - px, my - py, mx + px, my + py
 
 
+# Hex numbers: font size and baseline below the hex's top edge (SVG units), clear of the counters.
+NUMBER_SIZE = 4.0
+NUMBER_DROP = 3.7
+# Counters: 16 x 12 units; a stack's next counter is drawn this much right and down, so the hex
+# number above stays visible.
+COUNTER_TOP, STACK_DX, STACK_DY = -7.0, 2.5, 2.0
+
+
 @dataclass
 class MapSvg:
     width: float
@@ -125,19 +147,89 @@ class MapSvg:
     labels: list[dict[str, Any]] = field(default_factory=list)
     highlights: list[dict[str, Any]] = field(default_factory=list)
     sides: dict[str, Any] = field(default_factory=dict)
+    numbers: list[dict[str, Any]] = field(default_factory=list)
+    static_key: str = ""
+    number_size: float = NUMBER_SIZE
+
+    def fills(self) -> dict[str, str]:
+        """Each hex's outline as SVG path data, grouped by fill: one path per terrain, no repeated markup."""
+        out: dict[str, list[dict[str, Any]]] = {}
+        for h in self.hexes:
+            out.setdefault(h["fill"], []).append(h)
+        return {fill: _hexes_path(hs) for fill, hs in out.items()}
+
+    def number_columns(self) -> list[tuple[float, list[tuple[float, str]]]]:
+        """The hex numbers by column (x), each with its baselines: the SVG writes each x once."""
+        cols: dict[float, list[tuple[float, str]]] = {}
+        for n in self.numbers:
+            cols.setdefault(round(n["x"], 1), []).append((n["y"], n["text"]))
+        return sorted(cols.items())
+
+    def owners(self) -> dict[str, str]:
+        """The outlines of the hexes each side controls, one path per side colour."""
+        out: dict[str, list[dict[str, Any]]] = {}
+        for h in self.hexes:
+            side = self.sides.get(h.get("owner") or "")
+            if side:
+                out.setdefault(side["fill"], []).append(h)
+        return {fill: _hexes_path(hs) for fill, hs in out.items()}
+
+    def edge_paths(self) -> dict[str, str]:
+        """Hexsides as one path per kind (dashes restart at each subpath, as in the PNG)."""
+        out: dict[str, list[str]] = {}
+        for e in self.edges:
+            out.setdefault(e["kind"], []).append(f"M{e['x1']:.1f} {e['y1']:.1f} {e['x2']:.1f} {e['y2']:.1f}")
+        return {kind: "".join(ds) for kind, ds in sorted(out.items())}
+
+
+# One flat-topped hex from its right corner, clockwise (SVG's y points down), in relative steps.
+_HALF, _RISE = HEX / 2, SQ3 * HEX / 2
+_HEX_STEPS = f"l{-_HALF:g} {_RISE:.1f}h{-HEX:g}l{-_HALF:g} {-_RISE:.1f} {_HALF:g} {-_RISE:.1f}h{HEX:g}z"
+
+
+def _tenths(v: float) -> int:
+    return round(v * 10)
+
+
+def _num(tenths: int) -> str:
+    sign = "-" if tenths < 0 else ""
+    whole, frac = divmod(abs(tenths), 10)
+    return f"{sign}{whole}.{frac}" if frac else f"{sign}{whole}"
+
+
+def _hexes_path(hexes: list[dict[str, Any]]) -> str:
+    """Hex outlines as one path: each a relative move from the last one's start, then the same steps."""
+    out, px, py = [], 0, 0
+    for i, h in enumerate(hexes):
+        x, y = _tenths(h["cx"] + HEX), _tenths(h["cy"])
+        out.append(f"{'M' if i == 0 else 'm'}{_num(x - px)} {_num(y - py)}{_HEX_STEPS}")
+        px, py = x, y
+    return "".join(out)
+
+
+def static_key(picture: dict[str, Any]) -> str:
+    """A digest of what never changes in a game's pictures (all but owners, units and highlights)."""
+    import hashlib
+    import json
+
+    hexes = [{k: v for k, v in h.items() if k != "owner"} for h in picture.get("hexes", [])]
+    fixed = {k: v for k, v in picture.items() if k not in ("hexes", "units", "highlights")}
+    blob = json.dumps([fixed, hexes], sort_keys=True, separators=(",", ":"), default=str)
+    return hashlib.sha256(blob.encode("utf-8")).hexdigest()[:32]
 
 
 def layout(picture: dict[str, Any]) -> MapSvg:
     cols, rows = int(picture["cols"]), int(picture["rows"])
     w = HEX * (1.5 * cols + 0.5) + 2
     h = SQ3 * HEX * (rows + 0.5) + 2
-    m = MapSvg(w, h, sides=picture.get("sides", {}))
+    m = MapSvg(w, h, sides=picture.get("sides", {}), static_key=static_key(picture))
     grid = picture_grid(picture)
     for hx in picture.get("hexes", []):
         c, r = _cr(hx["id"])
         cx, cy = hex_center(c, r, grid)
         xy = hex_corners(c, r, grid)
         m.hexes.append({**hx, "points": _svg_points(xy), "xy": xy, "cx": cx, "cy": cy})
+        m.numbers.append({"x": cx, "y": cy - SQ3 * HEX / 2 + NUMBER_DROP, "text": hx["id"]})
         if hx.get("label"):
             m.labels.append({"x": cx, "y": cy + HEX * 0.78, "text": hx["label"]})
     for e in picture.get("hexsides", []):
@@ -156,12 +248,97 @@ def layout(picture: dict[str, Any]) -> MapSvg:
         if u.get("face_down"):
             # Only where it is and whose: nothing a hidden unit's picture held reaches the drawing.
             u = {"hex": u["hex"], "side": u.get("side", ""), "face_down": True, "text": "", "sub": "", "flags": []}
-        m.units.append({**u, "x": cx - 8 + 2.5 * i, "y": cy - 8 - 2.5 * i, "face_down": bool(u.get("face_down")),
+        m.units.append({"text": "", "sub": "", "flags": [], **u,
+                        "x": cx - 8 + STACK_DX * i, "y": cy + COUNTER_TOP + STACK_DY * i,
+                        "face_down": bool(u.get("face_down")), "pips": _pips(u.get("steps")),
+                        "hl": u.get("highlight") if u.get("highlight") in ("move", "combat") else None,
                         "fill": side.get("fill", "#888"), "ink": side.get("ink", "#000")})
     for hl in picture.get("highlights", []):
         xy = hex_corners(*_cr(hl["hex"]), grid)
         m.highlights.append({**hl, "points": _svg_points(xy), "xy": xy})
     return m
+
+
+def _pips(steps: Any) -> list[tuple[float, float, bool]]:
+    """Step pips on a counter's right edge, bottom up, as (dx, dy, filled): a filled one per step left."""
+    if not (isinstance(steps, (list, tuple)) and len(steps) == 2 and all(isinstance(v, int) for v in steps)):
+        return []
+    left, full = max(0, steps[0]), min(max(0, steps[1]), 4)
+    return [(14.4, round(10.2 - 2.6 * k, 1), k < left) for k in range(full)]
+
+
+def _event_units(e: dict[str, Any]) -> list[str]:
+    names = [e.get("unit"), e.get("attacker"), e.get("defender"), *(e.get("attackers") or [])]
+    return [n for n in names if isinstance(n, str)]
+
+
+def highlight_events(picture: dict[str, Any] | None, events: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """``picture`` with the units the ``events`` name highlighted (a copy; None stays None).
+
+    Generic over games: an event names units in ``unit``, ``attacker``,
+    ``defender`` or ``attackers``, matched against the units' ``id``; a kind
+    containing "combat", "attack" or "strike" makes it a fight (its ``target``
+    hex is ringed too), any other naming a unit with a ``to`` or ``path`` a move.
+    A highlight the game already set is kept.
+    """
+    if not picture or not events:
+        return picture
+    marks: dict[str, str] = {}
+    targets: list[str] = []
+    for e in events:
+        kind = str(e.get("kind", ""))
+        fight = any(w in kind for w in ("combat", "attack", "strike"))
+        if not fight and "to" not in e and "path" not in e:
+            continue
+        for n in _event_units(e):
+            marks[n] = "combat" if fight or marks.get(n) == "combat" else "move"
+        where = e.get("target")
+        if fight and isinstance(where, str) and where not in targets:
+            targets.append(where)
+    units = [{**u, "highlight": marks[u["id"]]} if u.get("id") in marks and not u.get("highlight")
+             and not u.get("face_down") else u for u in picture.get("units", [])]
+    ids = {h.get("id") for h in picture.get("hexes", [])}
+    have = {(h.get("hex"), h.get("kind")) for h in picture.get("highlights", [])}
+    extra = [{"hex": t, "kind": "combat"} for t in targets if t in ids and (t, "combat") not in have]
+    return {**picture, "units": units, "highlights": [*picture.get("highlights", []), *extra]}
+
+
+def legend(picture: dict[str, Any] | None) -> list[dict[str, str]]:
+    """What the map's signs mean, for the page beside it: only the signs this picture uses."""
+    if not picture:
+        return []
+    from pbem.present import raster
+
+    hexes, units = picture.get("hexes", []), picture.get("units", [])
+    out = [{"sign": "number", "text": "XXYY at the top of a hex: its number, as orders name it"}]
+    for name, side in picture.get("sides", {}).items():
+        if any(u.get("side") == name for u in units) or any(h.get("owner") == name for h in hexes):
+            out.append({"sign": "side", "colour": side.get("fill", "#888"),
+                        "text": f"{side.get('name', name)}: counters; a hex edged in this colour is theirs"})
+    markers = {h.get("marker") for h in hexes}
+    for kind, text in (("capital", "capital"), ("city", "city"), ("port", "port"), ("factory", "factory city")):
+        if kind in markers:
+            colour = raster.CAPITAL_FILL if kind == "capital" else raster.MARKER_FILL[kind]
+            out.append({"sign": "square" if kind == "capital" else "dot", "colour": colour, "text": text})
+    kinds = {e.get("kind") for e in picture.get("hexsides", [])} | {ln.get("kind") for ln in picture.get("lines", [])}
+    for kind, colour, text in (("river", raster.EDGE_INK["river"], "river hexside"),
+                               ("border", raster.EDGE_INK["border"], "border"),
+                               ("rail", raster.LINE_INK, "transport line")):
+        if kind in kinds:
+            out.append({"sign": "line", "colour": colour, "text": text})
+    if any(u.get("steps") for u in units):
+        out.append({"sign": "text", "text": "pips on a counter: steps left (hollow: lost)"})
+    flags = {f for u in units for f in u.get("flags", [])}
+    for flag, text in (("low-supply", "low supply"), ("no-supply", "out of supply")):
+        if flag in flags:
+            out.append({"sign": "dot", "colour": raster.SUPPLY_DOT[flag], "text": text})
+    marked = {u.get("highlight") for u in units} | {h.get("kind") for h in picture.get("highlights", [])}
+    for kind, text in (("move", "moved since your last turn"), ("combat", "fought since your last turn")):
+        if kind in marked:
+            out.append({"sign": "ring", "colour": raster.HIGHLIGHT_INK[kind], "text": text})
+    if any(u.get("face_down") for u in units):
+        out.append({"sign": "text", "text": "a blank counter: a hidden unit"})
+    return out
 
 
 def map_svg(picture: dict[str, Any] | None) -> str:
@@ -170,22 +347,25 @@ def map_svg(picture: dict[str, Any] | None) -> str:
     return environment().get_template("map.svg.j2").render(m=layout(picture))
 
 
-# Pixels per SVG unit in the mailed PNG: the SVG's own size (1.4 per unit) times 1.25,
-# where small counters and names stay readable in a mail client's column.
-PNG_PX = 1.75
+# Pixels per SVG unit in the mailed PNG (the SVG's own size is 1.4 per unit): drawn without
+# supersampling in 32 colours, the France 1940 map is ~56 KB with its hex numbers still legible;
+# at 1.75, 2x supersampled and 96 colours it was 115 KB (docs/performance.md, "Map and mail size").
+PNG_PX = 1.5
 
 
-def map_png(picture: dict[str, Any], *, px: float = PNG_PX, colors: int = 96, supersample: int = 2) -> bytes:
+def map_png(picture: dict[str, Any], *, px: float = PNG_PX, colors: int = 32, supersample: int = 1) -> bytes:
     """The map picture as a PNG, for mail clients that block SVG (drawn with Pillow: README, Dependencies).
 
     Drawn from the same layout as map_svg, so the two agree. ``supersample``:
-    drawn that many times larger, then shrunk, to smooth Pillow's jagged edges.
+    drawn that many times larger, then shrunk, to smooth Pillow's jagged edges
+    (off by default: crisp one-pixel lines compress far better, as printed maps look).
     """
     from pbem.present import raster
 
     m = layout(picture)
     img = raster.draw(m, px, supersample)
-    exact = [raster.SEA, *{h["fill"] for h in m.hexes}, *{u["fill"] for u in m.units}]
+    exact = [raster.SEA, *sorted({h["fill"] for h in m.hexes} | {u["fill"] for u in m.units}),
+             *raster.HIGHLIGHT_INK.values()]
     return raster.palette_png(img, colors, exact)
 
 

@@ -66,13 +66,16 @@ def build(d: Derived, recipient: str | None, *, private: bool = False) -> dict[s
     happened = [{"seq": e["seq"], "author": e["author"], "phase": e["phase"], "when": _when(e["time"]),
                  "events": [_event_view(d, ev) for ev in e["events"]]} for e in since]
     opened = [{"ref": ref, "seq": o.get("seq"), "value": o.get("value"), "value_text": _value_text(o.get("value")),
-               "label": d.est["commits"].get(ref, {}).get("label", "?"),
-               "seat": d.est["commits"].get(ref, {}).get("seat", "?")}
+               "label": d.est["commits"][ref]["label"] if ref in d.est["commits"] else "?",
+               "seat": d.est["commits"][ref]["seat"] if ref in d.est["commits"] else "?"}
               for ref, o in d.est.get("opened", {}).items() if o.get("seq", 0) > last_own]
     view = d.rules.summary_view(d.public, d.privates.get(recipient) if private and recipient else None,
                                 recipient) if d.started else {
         "map": None, "tables": [], "facts": []}
     from pbem.present import render
+
+    # the units that moved or fought in the files shown, outlined on the map
+    picture = render.highlight_events(view.get("map"), [ev for e in since for ev in e["events"]])
 
     players = [{"seat": s, "name": c.name, "email": c.email, "fingerprint": c.fingerprint,
                 "sides": _sides(d, s)} for s, c in sorted(con.cards.items())]
@@ -85,8 +88,8 @@ def build(d: Derived, recipient: str | None, *, private: bool = False) -> dict[s
         "your_seats": list(mine), "seating": [] if plain else seating(d),
         "pending": None, "happened": happened, "opened": opened,
         "facts": view.get("facts", []), "tables": view.get("tables", []),
-        "map_svg": render.map_svg(view.get("map")), "has_map": bool(view.get("map")),
-        "map_picture": view.get("map"),  # what mail draws its PNG from (render.map_png)
+        "map_svg": render.map_svg(picture), "has_map": bool(picture),
+        "map_picture": picture,  # what mail draws its PNG from (render.map_png)
         "result": d.rules.result(d.public) if d.started else None,
         "closed": d.closed, "waiting_joins": d.waiting_for_joins,
     }

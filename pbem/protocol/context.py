@@ -17,14 +17,52 @@ from __future__ import annotations
 import copy
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NotRequired, TypedDict, cast
 
 from pbem.errors import AuthError, InvalidInput, StateError
 from pbem.protocol import commit as commitments
 from pbem.protocol import dice, schema
+from pbem.protocol.schema import OpeningWire, OtherPart, PrivatePart, PublicPart, RefOpening, RollRecord
 from pbem.rulesapi import SecretRoll
 
 Rng = Callable[[int], bytes]
+
+
+class CommitWire(TypedDict):
+    """A commitment as pbem.protocol.commit.Commitment.to_wire writes it."""
+
+    label: str
+    seat: str
+    ctx: str
+    digest: bytes
+
+
+class Opened(TypedDict):
+    """A commitment opened: its value and the file that opened it (or the reveal at that file)."""
+
+    value: Any
+    seq: int
+    revealed: NotRequired[bool]  # True: opened by its author's reveal (pbem.play.reveal)
+
+
+class EndAgreement(TypedDict):
+    """An end proposal open or agreed (pbem.play.ending)."""
+
+    proposer: str
+    accepted: list[str]
+    agreed: bool
+
+
+class EngineState(TypedDict):
+    """The engine's own state (a plain dict: it is cached in canonical encoding)."""
+
+    used: dict[str, int]  # next roll index, by roller
+    released: dict[str, dict[str, list[bytes]]]  # releaser -> roller -> seeds, slot by slot
+    commits: dict[str, CommitWire]  # by ref "seq.i"
+    opened: dict[str, Opened]
+    revealed_rolls: dict[str, list[int] | None]  # secret rolls by ref "seat.k": None until revealed
+    reserved: dict[str, int]  # strict dice: rolls reserved, by roller
+    end: NotRequired[EndAgreement]
 
 
 class FileRejected(AuthError):
@@ -42,7 +80,7 @@ class GameParams:
     window: int
     strict: bool = False
 
-    def release_target(self, est: dict[str, Any], roller: str) -> int:
+    def release_target(self, est: EngineState, roller: str) -> int:
         """How many of ``roller``'s slots every other player must have released by now.
 
         Window mode: the next ``window`` rolls, ahead of time (more when the
@@ -55,7 +93,7 @@ class GameParams:
             return max(reserved, int(est["used"][roller]))
         return max(reserved, int(est["used"][roller]) + self.window)
 
-    def release_needed(self, est: dict[str, Any], roller: str) -> int:
+    def release_needed(self, est: EngineState, roller: str) -> int:
         """How many of ``roller``'s slots must be out before ``roller`` may write its next file.
 
         Strict: every reserved slot (the roller must roll them next). Window:
@@ -66,12 +104,12 @@ class GameParams:
             return reserved
         return max(reserved, int(est["used"][roller]) + 1)
 
-    def release_owed(self, est: dict[str, Any], roller: str) -> list[str]:
+    def release_owed(self, est: EngineState, roller: str) -> list[str]:
         """The seats (in seat order) that still owe ``roller`` seeds before it can move."""
         need = self.release_needed(est, roller)
         return [p for p in self.seats if p != roller and len(est["released"][p][roller]) < need]
 
-    def available(self, est: dict[str, Any], roller: str) -> int:
+    def available(self, est: EngineState, roller: str) -> int:
         """How many of ``roller``'s slots every other seat has released."""
         return min((len(est["released"][p][roller]) for p in self.seats if p != roller), default=0)
 
@@ -83,7 +121,7 @@ class GameParams:
         return i
 
 
-def new_engine_state(seats: list[str]) -> dict[str, Any]:
+def new_engine_state(seats: list[str]) -> EngineState:
     return {
         "used": {s: 0 for s in seats},
         "released": {p: {r: [] for r in seats if r != p} for p in seats},
@@ -94,7 +132,7 @@ def new_engine_state(seats: list[str]) -> dict[str, Any]:
     }
 
 
-def apply_releases(params: GameParams, est: dict[str, Any], releaser: str,
+def apply_releases(params: GameParams, est: EngineState, releaser: str,
                    wires: list[Any], *, require_window: bool) -> None:
     """Check and record seed releases by ``releaser`` (must be contiguous, then cover the window)."""
     rel = est["released"][releaser]
@@ -117,7 +155,7 @@ def apply_releases(params: GameParams, est: dict[str, Any], releaser: str,
                     hint="the author's tool is not a conforming pbem; ask them to upgrade")
 
 
-def make_releases(params: GameParams, est: dict[str, Any], tree: dice.SeedTree,
+def make_releases(params: GameParams, est: EngineState, tree: dice.SeedTree,
                   releaser: str) -> list[Any]:
     out: list[Any] = []
     for roller, seeds in est["released"][releaser].items():
@@ -128,24 +166,30 @@ def make_releases(params: GameParams, est: dict[str, Any], tree: dice.SeedTree,
     return out
 
 
+def _new_public() -> PublicPart:
+    return {"orders": None, "rolls": [], "roller_seeds": [], "revealed": [], "releases": [],
+            "openings": [], "events": [], "commits": []}
+
+
+def _new_private() -> PrivatePart:
+    return {"orders": None, "state": None, "openings": {}, "secret_rolls": {}, "events": []}
+
+
 @dataclass
 class Payload:
     """What a turn file publishes (public) and seals to its author (private)."""
 
-    public: dict[str, Any] = field(default_factory=lambda: {
-        "orders": None, "rolls": [], "roller_seeds": [], "revealed": [], "releases": [],
-        "openings": [], "events": [], "commits": []})
-    private: dict[str, Any] = field(default_factory=lambda: {
-        "orders": None, "state": None, "openings": {}, "secret_rolls": {}, "events": []})
+    public: PublicPart = field(default_factory=_new_public)
+    private: PrivatePart = field(default_factory=_new_private)
     # Only the digests go into the clear header; each one's label and context
     # (e.g. "combat 3 0412": a target hex) are game content and travel in the
     # encrypted public part as public["commits"], index for index.
     commits: list[bytes] = field(default_factory=list)
     # What the author tells another seat (``EngineContext.tell``): openings
     # ({ref, value, nonce}) sealed in that seat's private part, by seat.
-    told: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+    told: dict[str, list[RefOpening]] = field(default_factory=dict)
 
-    def other_part(self, seat: str) -> dict[str, Any]:
+    def other_part(self, seat: str) -> OtherPart:
         """The private part sealed to ``seat``, which is not the author: only what it was told."""
         told = self.told.get(seat)
         # "told" only when there is something: every other file's parts stay as they were.
@@ -160,11 +204,11 @@ class EngineContext:
     commitments as the rules tell it).
     """
 
-    def __init__(self, params: GameParams, est: dict[str, Any], seat: str, seq: int, *,
+    def __init__(self, params: GameParams, est: EngineState, seat: str, seq: int, *,
                  author_mode: bool, payload: Payload | None = None,
                  tree: dice.SeedTree | None = None, secrets: dict[str, Any] | None = None,
-                 rng: Rng | None = None, audit: dict[str, Any] | None = None,
-                 holder: str | None = None, told_part: list[dict[str, Any]] | None = None) -> None:
+                 rng: Rng | None = None, audit: PrivatePart | None = None,
+                 holder: str | None = None, told_part: list[RefOpening] | None = None) -> None:
         self.params = params
         self.game_id = params.game_id
         self.est = est
@@ -229,16 +273,17 @@ class EngineContext:
         r.check(self.game_id, self.params.roots[self.seat], self.params.depth)
         return r.seed
 
-    def _next_record(self, sides: int, purpose: str, count: int, secret: bool) -> dict[str, Any]:
+    def _next_record(self, sides: int, purpose: str, count: int, secret: bool) -> RollRecord:
         rolls = self.payload.public["rolls"]
         if self._roll_i >= len(rolls):
             raise FileRejected(f"the rules rolled '{purpose}' but the file records no such roll")
-        rec: dict[str, Any] = rolls[self._roll_i]
+        rec = rolls[self._roll_i]
         self._roll_i += 1
         k = self.est["used"][self.seat]
         want = {"k": k, "sides": sides, "count": count, "purpose": purpose, "secret": secret}
+        have: dict[str, Any] = dict(rec)
         for key, v in want.items():
-            if rec.get(key) != v:
+            if have.get(key) != v:
                 raise FileRejected(f"roll record {self._roll_i} differs from what the rules asked for ({key})")
         return rec
 
@@ -284,7 +329,8 @@ class EngineContext:
             if self.audit is not None:
                 assert self.tree is not None
                 values = self._values(k, self.tree.seed(self.params.slot(self.seat, k)), sides, count)
-                claimed = self.audit["secret_rolls"].get(ref, {}).get("values")
+                sealed = self.audit["secret_rolls"].get(ref)
+                claimed = sealed.get("values") if sealed is not None else None
                 if claimed != values:
                     raise FileRejected(f"secret roll {ref} ({purpose}): the author used {claimed}, "
                                        f"the committed seeds give {values}")
@@ -359,7 +405,8 @@ class EngineContext:
         ref, opening = self._commit(f"tell:{label}", value, f"{self.seq}:{seat}:{context}")
         if self._produce:
             assert opening is not None
-            self.payload.told.setdefault(seat, []).append({"ref": ref, **opening})
+            self.payload.told.setdefault(seat, []).append({"ref": ref, "value": opening["value"],
+                                                           "nonce": opening["nonce"]})
         elif self._told_part is not None and self.holder == seat:
             self.told.append((label, self._check_told(ref, label)))
         return ref
@@ -383,13 +430,13 @@ class EngineContext:
                                     "keep the file as evidence")
         return opening.value
 
-    def _commit(self, label: str, value: Any, ctx: str) -> tuple[str, dict[str, Any] | None]:
+    def _commit(self, label: str, value: Any, ctx: str) -> tuple[str, OpeningWire | None]:
         """Make (author) or check (replay, audit) the next commitment: (ref, opening wire or None)."""
         ref = f"{self.seq}.{self._commit_i}"
-        ow: dict[str, Any] | None = None
+        ow: OpeningWire | None = None
         if self._produce:
             c, o = commitments.commit(label, self.game_id, self.seat, ctx, value, self.rng)
-            ow = o.to_wire()
+            ow = cast(OpeningWire, o.to_wire())
             self.payload.commits.append(c.digest)
             self.payload.public["commits"].append({"label": c.label, "ctx": c.context})
             self.payload.private["openings"][ref] = ow
@@ -408,16 +455,16 @@ class EngineContext:
             if (c.label, c.seat, c.context) != (label, self.seat, ctx):
                 raise FileRejected(f"commitment {ref} is labelled differently from what the rules made")
             if self.audit is not None:
-                o = self.audit["openings"].get(ref)
-                if o is None:
+                sealed_opening = self.audit["openings"].get(ref)
+                if sealed_opening is None:
                     raise FileRejected(f"the author's private part lacks the opening of {ref}")
-                opening = commitments.Opening.from_wire(o)
+                opening = commitments.Opening.from_wire(sealed_opening)
                 commitments.check(c, self.game_id, opening)
                 if opening.value != value:
                     raise FileRejected(f"commitment {ref} ({label}) sealed {opening.value!r}, "
                                        f"but the author's orders give {value!r}")
         self._commit_i += 1
-        self.est["commits"][ref] = commitments.Commitment(label, self.seat, ctx, c.digest).to_wire()
+        self.est["commits"][ref] = cast(CommitWire, commitments.Commitment(label, self.seat, ctx, c.digest).to_wire())
         return ref, ow
 
     def open(self, ref: str) -> Any:
@@ -433,7 +480,7 @@ class EngineContext:
             if o is None:
                 raise StateError(f"this tool does not hold the opening of commitment {ref}")
             opening = commitments.Opening.from_wire(o)
-            self.payload.public["openings"].append({"ref": ref, **opening.to_wire()})
+            self.payload.public["openings"].append({"ref": ref, "value": opening.value, "nonce": opening.nonce})
         else:
             recs = self.payload.public["openings"]
             if self._open_i >= len(recs):
@@ -483,7 +530,7 @@ def clone(x: Any) -> Any:
 def payload_from_wire(public: Any, commits: list[Any], *, where: str = "a turn file") -> Payload:
     # Every field of the part, to the last nested record, before the engine or
     # a rules module reads one: the author may run a modified pbem.
-    schema.public_part(public, f"{where}: public part")
+    part = schema.public_part(public, f"{where}: public part")
     schema.commit_digests(commits, f"{where}: commitments")
     if not isinstance(public, dict):
         raise InvalidInput("public part is not a map")
@@ -503,6 +550,6 @@ def payload_from_wire(public: Any, commits: list[Any], *, where: str = "a turn f
         raise InvalidInput(f"public part: {len(public['commits'])} commitment labels for "
                            f"{len(commits)} commitment digests in the header")
     p = Payload()
-    p.public = public
+    p.public = part
     p.commits = list(commits)
     return p

@@ -22,7 +22,7 @@ from __future__ import annotations
 from typing import Any
 
 from pbem.errors import InvalidInput, StateError
-from pbem.protocol.context import FileRejected, GameParams
+from pbem.protocol.context import EngineState, FileRejected, GameParams
 from pbem.rulesapi import Pending
 
 DICE_RELEASE = "dice release"
@@ -31,7 +31,7 @@ RELEASE_KIND = "dice-release"
 MAX_REQUEST = 1024
 
 
-def pending(params: GameParams, est: dict[str, Any], rules_pending: Pending | None) -> Pending | None:
+def pending(params: GameParams, est: EngineState, rules_pending: Pending | None) -> Pending | None:
     """The rules' pending decision, or first the dice release it waits for."""
     if rules_pending is None:
         return None
@@ -62,7 +62,7 @@ def request_orders(params: GameParams, count: int) -> dict[str, Any]:
     return {"engine": "dice-request", "count": count}
 
 
-def apply(params: GameParams, est: dict[str, Any], author: str, phase: str, orders: Any,
+def apply(params: GameParams, est: EngineState, author: str, phase: str, orders: Any,
           rules_pending: Pending | None) -> None:
     """Check and apply an engine file's orders to the engine state (both modes of play)."""
     if phase == DICE_RELEASE:

@@ -28,8 +28,8 @@ from pbem.errors import InvalidInput, NotAddressedToYou, PbemError, StateError, 
 from pbem.formats import canonical, padding
 from pbem.formats.hashing import lhash
 from pbem.protocol import dice, schema, turnfile
-from pbem.protocol.context import GameParams, make_releases, new_engine_state
-from pbem.protocol.identity import Card, Identity
+from pbem.protocol.context import EngineState, GameParams, make_releases, new_engine_state
+from pbem.protocol.identity import Card, Keys
 from pbem.protocol.turnfile import SignedFile
 
 GENESIS = "pbem/v1/genesis"
@@ -37,6 +37,19 @@ ZERO32 = bytes(32)
 # Strict dice by default: no roller can compute a roll before the action that
 # uses it is signed. Window mode is an explicit option the joiner accepts.
 DEFAULT_OPTIONS: dict[str, Any] = {"dice_depth": 13, "dice_window": 64, "strict_dice": True}
+
+
+# Scenarios loaded in this process, by (rules, version, scenario): one load per command,
+# where each proposal read (receive, load, join, audit) used to parse the scenario again.
+_SCENARIOS: dict[tuple[str, str, str], rulesapi.Scenario] = {}
+
+
+def load_scenario(rules: rulesapi.RulesModule, name: str) -> rulesapi.Scenario:
+    """``rules.load_scenario(name)``, once per process (a scenario is never changed once loaded)."""
+    key = (rules.name, rules.version, name)
+    if key not in _SCENARIOS:
+        _SCENARIOS[key] = rules.load_scenario(name)
+    return _SCENARIOS[key]
 
 
 @dataclass
@@ -64,7 +77,7 @@ class Constitution:
     def scenario(self) -> rulesapi.Scenario:
         """The scenario this pbem loads under the proposal's name (loaded once)."""
         if self._scenario is None:
-            self._scenario = self.rules.load_scenario(self.h["scenario"])
+            self._scenario = load_scenario(self.rules, self.h["scenario"])
         return self._scenario
 
     def sides_of(self, seat: str) -> tuple[str, ...]:
@@ -132,7 +145,7 @@ def joins_release(con: Constitution) -> bool:
     return len(con.cards) == 2
 
 
-def initial_engine_state(con: Constitution) -> dict[str, Any]:
+def initial_engine_state(con: Constitution) -> EngineState:
     """The engine state at genesis: nothing used or released, the rules' opening reservations."""
     est = new_engine_state(con.seats)
     if not con.options["strict_dice"]:
@@ -195,7 +208,7 @@ def _check_shared_cards(f: SignedFile, cards: dict[str, Card]) -> None:
         return
     h = f.header
     try:
-        scen = rulesapi.get(h["rules"]).load_scenario(h["scenario"])
+        scen = load_scenario(rulesapi.get(h["rules"]), h["scenario"])
     except PbemError:
         raise InvalidInput("proposal: one player card holds two seats, and this pbem cannot load "
                            f"scenario {h['scenario']!r} of {h['rules']!r} to check that it allows it") from None
@@ -222,7 +235,7 @@ def check_local_rules(con: Constitution) -> None:
             f"rules {h['rules']} {h['rules_version']} differ from this pbem's "
             f"({rules.version}): the rules hash does not match",
             hint="all players must run the same pbem release; compare 'pbem --version'")
-    scen = rules.load_scenario(h["scenario"])
+    scen = load_scenario(rules, h["scenario"])
     if scen.digest != h["scenario_hash"]:
         raise Unsupported(f"scenario {h['scenario']} differs from this pbem's copy",
                           hint="all players must run the same pbem release")
@@ -232,13 +245,13 @@ def check_local_rules(con: Constitution) -> None:
         raise InvalidInput(f"proposal seats {sorted(con.cards)} are not the scenario's {list(scen.seats)}")
 
 
-def _escrow(ident: Identity, master: bytes, rng: Any) -> bytes:
+def _escrow(ident: Keys, master: bytes, rng: Any) -> bytes:
     return age.encrypt(padding.pad(canonical.encode({"dice_master": master})), [ident.age_recipient], rng=rng)
 
 
-def open_escrow(ident: Identity, blob: bytes) -> bytes:
+def open_escrow(ident: Keys, blob: bytes) -> bytes:
     try:
-        plain = padding.unpad(age.decrypt(blob, [ident.age_identity]), "the dice escrow")
+        plain = padding.unpad(age.decrypt(blob, [ident.age_key()]), "the dice escrow")
         m = canonical.expect_map(canonical.decode(plain), "escrow")
     except age.NoMatchError:
         raise NotAddressedToYou("this seat's dice secret is sealed to another identity",
@@ -248,13 +261,13 @@ def open_escrow(ident: Identity, blob: bytes) -> bytes:
     return bytes(schema.escrow(m, "dice escrow"))
 
 
-def make_proposal(ident: Identity, *, rules_name: str, scenario: str, my_seat: str,
+def make_proposal(ident: Keys, *, rules_name: str, scenario: str, my_seat: str,
                   cards: dict[str, Card], options: dict[str, Any], rng: Any, now: int
                   ) -> bytes:
     """The host's proposal, signed by ``my_seat``. The host's other seats (where the scenario lets
     one player hold several) join like any other seat (pbem.play.game.create writes their joins)."""
     rules = rulesapi.get(rules_name)
-    scen = rules.load_scenario(scenario)
+    scen = load_scenario(rules, scenario)
     if my_seat not in cards:
         raise InvalidInput(f"you must take a seat: {my_seat!r} is not among {sorted(cards)}")
     if sorted(cards) != sorted(scen.seats):
@@ -292,7 +305,7 @@ def joining_seats(con: Constitution, card: Card) -> tuple[str, ...]:
     return tuple(s for s in mine if s != con.host)
 
 
-def make_join(ident: Identity, con: Constitution, *, rng: Any, now: int, seat: str | None = None) -> bytes:
+def make_join(ident: Keys, con: Constitution, *, rng: Any, now: int, seat: str | None = None) -> bytes:
     """A join for ``seat`` (default: the first seat this card joins). Each seat joins on its own,
     with its own dice master: one player's seats stay separate rollers (docs/protocol.md §6a)."""
     seats = joining_seats(con, ident.card())

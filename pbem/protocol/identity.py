@@ -17,13 +17,14 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Protocol
 
 from pbem.crypto import age, ed25519
 from pbem.errors import (
+    AlreadyExists,
     AuthError,
     InvalidInput,
     NotFound,
-    PbemError,
     WeakKey,
     WrongPassphrase,
 )
@@ -148,6 +149,30 @@ class Card:
         return Card.from_bytes(raw)
 
 
+class Keys(Protocol):
+    """What a player's tools need of an unlocked identity: its public card, a signature, and
+    the opening of files encrypted to it. ``Identity`` holds the secrets in this process; the
+    key agent's ``AgentIdentity`` (pbem.protocol.keyagent) asks the one process that does."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def email(self) -> str: ...
+
+    @property
+    def signing_key(self) -> bytes: ...
+
+    @property
+    def age_recipient(self) -> str: ...
+
+    def sign(self, message: bytes) -> bytes: ...
+
+    def age_key(self) -> age.Identity: ...
+
+    def card(self) -> Card: ...
+
+
 @dataclass(frozen=True)
 class Identity:
     name: str
@@ -166,6 +191,10 @@ class Identity:
 
     def sign(self, message: bytes) -> bytes:
         return ed25519.sign(self.signing_seed, message)
+
+    def age_key(self) -> age.Identity:
+        """What opens files encrypted to this player (``age.decrypt(data, [ident.age_key()])``)."""
+        return age.parse_identity(self.age_identity)
 
     def card(self) -> Card:
         body = canonical.encode({
@@ -259,7 +288,7 @@ def save_identity(ident: Identity, path: Path, passphrase: str, *,
     if not passphrase:
         raise InvalidInput("the passphrase must not be empty")
     if path.exists():
-        raise PbemError(f"an identity already exists at {path}",
+        raise AlreadyExists(f"an identity already exists at {path}",
                         hint="use another --home, or move the existing identity away first")
     data = age.encrypt_with_passphrase(ident.to_bytes(), passphrase,
                                        work_factor=work_factor, rng=rng)

@@ -18,7 +18,7 @@ that every reader calls.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NotRequired, TypedDict, cast
 
 from pbem.errors import InvalidInput, LimitExceeded
 
@@ -42,6 +42,103 @@ MAX_OPENINGS = 256
 MAX_EVENTS = 4096
 MAX_FILE_KEYS = 1 << 20
 MAX_COUNTER = 1 << 31  # roll numbers and other counters
+
+
+# --- the parts' shapes, for the type checker (plain dicts at run time) ----------------
+# A seed release travels as the list [roller, slot, seed, proof] (pbem.protocol.dice.SeedRelease).
+ReleaseWire = list[Any]
+
+
+class RollRecord(TypedDict):
+    """A roll in the public part; ``values`` is None for a secret roll."""
+
+    k: int
+    sides: int
+    count: int
+    purpose: str
+    secret: bool
+    values: list[int] | None
+
+
+class RevealedRoll(TypedDict):
+    """A secret roll revealed: the roller's seed for its slot."""
+
+    ref: str
+    sides: int
+    count: int
+    seed: ReleaseWire
+
+
+class OpeningWire(TypedDict):
+    """An opening as pbem.protocol.commit.Opening.to_wire writes it."""
+
+    value: Any
+    nonce: bytes
+
+
+class RefOpening(TypedDict):
+    """An opening with the ref of its commitment (public openings, values told to a seat)."""
+
+    ref: str
+    value: Any
+    nonce: bytes
+
+
+class CommitMeta(TypedDict):
+    """A commitment's label and context (its digest is in the header, index for index)."""
+
+    label: str
+    ctx: str
+
+
+class PublicPart(TypedDict):
+    """A turn file's public part. ``phase`` and ``digest`` are set last, by the author's tool
+    after the rules ran; every part on the wire has them."""
+
+    orders: Any
+    rolls: list[RollRecord]
+    roller_seeds: list[ReleaseWire]
+    revealed: list[RevealedRoll]
+    releases: list[ReleaseWire]
+    openings: list[RefOpening]
+    events: list[dict[str, Any]]
+    commits: list[CommitMeta]
+    phase: NotRequired[str]
+    digest: NotRequired[bytes]
+
+
+class SecretRollRecord(TypedDict):
+    """A secret roll's values, sealed to its roller."""
+
+    k: int
+    sides: int
+    count: int
+    values: list[int]
+
+
+class PrivatePart(TypedDict):
+    """The private part sealed to a file's author."""
+
+    orders: Any
+    state: Any
+    openings: dict[str, OpeningWire]
+    secret_rolls: dict[str, SecretRollRecord]
+    events: list[dict[str, Any]]
+
+
+class OtherPart(TypedDict):
+    """The private part sealed to another seat: ``told`` only when the author told it something."""
+
+    events: list[Any]
+    told: NotRequired[list[RefOpening]]
+
+
+class RevealPayload(TypedDict):
+    """What a reveal publishes: its author's file keys (by part label), dice master and openings."""
+
+    file_keys: dict[str, bytes]
+    dice_master: bytes
+    openings: dict[str, OpeningWire]
 
 
 class MalformedPart(InvalidInput):
@@ -268,7 +365,7 @@ PUBLIC_KEYS = {"orders", "rolls", "roller_seeds", "revealed", "releases", "openi
 PRIVATE_KEYS = {"orders", "state", "openings", "secret_rolls", "events"}
 
 
-def public_part(p: Any, where: str) -> dict[str, Any]:
+def public_part(p: Any, where: str) -> PublicPart:
     """A turn file's public part, as the engine and the rules read it."""
     p_: dict[str, Any] = as_map(p, where, PUBLIC_KEYS)
     value(p_["orders"], f"{where} orders")
@@ -282,7 +379,7 @@ def public_part(p: Any, where: str) -> dict[str, Any]:
     _each(p_["commits"], f"{where} commits", MAX_COMMITS, commit_meta)
     as_str(p_["phase"], f"{where} phase")
     as_bytes(p_["digest"], f"{where} state digest", size=32)
-    return p_
+    return cast(PublicPart, p_)
 
 
 def _secret_roll(r: Any, where: str) -> None:
@@ -294,7 +391,7 @@ def _secret_roll(r: Any, where: str) -> None:
         as_int(x, f"{where} values[{i}]", 0, MAX_SIDES)
 
 
-def private_part(p: Any, where: str) -> dict[str, Any]:
+def private_part(p: Any, where: str) -> PrivatePart:
     """The author's own private part (opened by the author's tool only)."""
     p_: dict[str, Any] = as_map(p, where, PRIVATE_KEYS)
     value(p_["orders"], f"{where} orders")
@@ -310,10 +407,10 @@ def private_part(p: Any, where: str) -> dict[str, Any]:
         as_str(ref, f"{where} secret_rolls", MAX_NAME)
         _secret_roll(r, f"{where} secret roll {ref[:MAX_NAME]}")
     events(p_["events"], f"{where} events")
-    return p_
+    return cast(PrivatePart, p_)
 
 
-def other_private_part(p: Any, where: str) -> dict[str, Any]:
+def other_private_part(p: Any, where: str) -> OtherPart:
     """A private part addressed to this player in someone else's file.
 
     ``events``: free-form (pbem writes none); ``told``, only when the author told
@@ -326,10 +423,10 @@ def other_private_part(p: Any, where: str) -> dict[str, Any]:
         told = as_list(p_["told"], f"{where} told", MAX_LIST)
         for i, o in enumerate(told):
             opening(o, f"{where} told {i}", with_ref=True)
-    return p_
+    return cast(OtherPart, p_)
 
 
-def reveal_payload(m: Any, where: str) -> dict[str, Any]:
+def reveal_payload(m: Any, where: str) -> RevealPayload:
     m_: dict[str, Any] = as_map(m, where, {"file_keys", "dice_master", "openings"})
     as_bytes(m_["dice_master"], f"{where} dice master", size=32)
     keys = as_map(m_["file_keys"], f"{where} file keys")
@@ -342,7 +439,7 @@ def reveal_payload(m: Any, where: str) -> dict[str, Any]:
     for ref, o in ops.items():
         as_str(ref, f"{where} openings", MAX_NAME)
         opening(o, f"{where} opening {ref[:MAX_NAME]}", with_ref=False)
-    return m_
+    return cast(RevealPayload, m_)
 
 
 def escrow(m: Any, where: str) -> bytes:

@@ -146,7 +146,7 @@ class GameStore:
         sent = {p.name for p in self.sent_dir.iterdir()} if self.sent_dir.is_dir() else set()
         queued = {p.name for p in self.outbox.iterdir()} if self.outbox.is_dir() else set()
         for sf in self.files():
-            if sf.author != my_seat:
+            if sf.author != my_seat or self._queued_or_sent(sf, sent, queued):
                 continue
             data = sf.read()
             name = outbox_name(data)
@@ -154,6 +154,30 @@ class GameStore:
                 self.put_outbox(name, data)
                 done.append(f"re-queued {name} for sending")
         return done
+
+    def _queued_or_sent(self, sf: StoredFile, sent: set[str], queued: set[str]) -> bool:
+        """The common case told from names alone: every `play` repairs, and reading each of
+        our files to name it cost a read per file of the game (the name's form is
+        pbem.play.game.outbox_name; a file not found so is read and named by it)."""
+        name = f"{self.root.name[:12]}-{sf.seq:06d}-{sf.kind}-{sf.author}.pbem"
+        return name in sent or name in queued or any(n.startswith(name) for n in sent)
+
+    @property
+    def seen_path(self) -> Path:
+        return self.root / "seen.txt"
+
+    def seen(self) -> set[str]:
+        """The hashes (hex SHA-256) of files this game holds, as the intake recorded them."""
+        try:
+            return set(self.seen_path.read_text(encoding="ascii").split())
+        except (OSError, UnicodeDecodeError):
+            return set()
+
+    def add_seen(self, hashes: set[str]) -> None:
+        """Remember more held files (rewritten whole, atomically: a crash loses only the memory)."""
+        have = self.seen()
+        if not hashes <= have:
+            atomic_write(self.seen_path, "".join(f"{h}\n" for h in sorted(have | hashes)).encode("ascii"))
 
     def load_cache(self) -> dict[str, Any] | None:
         try:

@@ -48,7 +48,7 @@ POSTSTATE checks::
 from __future__ import annotations
 
 import shlex
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from pbem.errors import InvalidInput
@@ -85,66 +85,98 @@ def prestate(lines: list[tuple[int, str]]) -> tuple[State, dict[str, Any]]:
         if not words:
             continue
         if words[0] == "map" and len(words) > 1 and words[1] == "blank":
-            _, kv = _kv(words[2:])
-            for w in words[2:]:
-                if "x" in w and "=" not in w:
-                    c, _, r = w.partition("x")
-                    spec["cols"], spec["rows"] = int(c), int(r)
-            spec["country"] = kv.get("country", "FRA")
+            _blank_map(spec, words[2:])
         elif words[0] in ("map", "scenario"):
             s = _from_scenario(words[1], full=words[0] == "scenario")
-        elif words[0] == "hex":
-            pos, kv = _kv(words[1:])
-            attrs: dict[str, Any] = dict(kv)
-            for flag in pos[1:]:
-                attrs[flag] = True
-            spec["hexes"].setdefault(pos[0], {}).update(attrs)
-        elif words[0] == "side":
-            spec["sides"].append([words[1], words[2], words[3]])
-        elif words[0] == "transport":
-            spec["transport"].append(words[1:])
-        elif words[0] == "city":
-            pos, kv = _kv(words[1:])
-            spec["cities"][pos[0]] = {"name": pos[1], "country": pos[2], "capital": "capital" in pos,
-                                      "port": "port" in pos, "factories": int(kv.get("factories", 0))}
-        elif words[0] == "prohibit":
-            spec["prohibited"].append(words[1])
-        elif words[0] == "seazone":
-            # seazone ID HEX...: the hexes (water, coastal, ports) belonging to sea zone ID (1.3.6)
-            for h in words[2:]:
-                spec.setdefault("seazones", {}).setdefault(h, [])
-                spec["seazones"][h] = sorted(set(spec["seazones"][h]) | {words[1]})
-        elif words[0] == "seazone-adj":
-            spec.setdefault("zone_adj", []).append([words[1], words[2]])
-        elif words[0] == "strait":
-            # strait A B HEX HEX: zones A and B meet at a Strait pointing to the two hexes (4.2.4)
-            spec.setdefault("straits", []).append(words[1:5])
-            spec.setdefault("zone_adj", []).append([words[1], words[2]])
-        elif words[0] == "landbox":
-            # landbox ID FACTION EDGEHEX...: a land Map Box friendly to FACTION (1.3.5)
-            spec.setdefault("land_boxes", {})[words[1]] = [words[2], words[3:]]
-        elif words[0] == "seabox":
-            # seabox ID FACTION ZONE...: a sea Map Box friendly to FACTION next to the zones (1.3.5)
-            spec.setdefault("sea_boxes", {})[words[1]] = words[2]
-            for z in words[3:]:
-                spec.setdefault("zone_adj", []).append([words[1], z])
+        elif words[0] in _MAP_STATEMENTS:
+            _MAP_STATEMENTS[words[0]](spec, words)
         else:
             rest.append((no, words))
     if s is None:
-        s = new_state("case", {"blank": spec}, ["axis", "western"], "1940-05", 10)
-        for code, (f, will) in DEFAULT_COUNTRIES.items():
-            s["countries"][code] = new_country(f, "active", will, mult=1)
-            s["countries"][code]["pp"] = 20
-        for h, c in spec["cities"].items():
-            owner = s["countries"].get(c["country"])
-            s["control"][h] = (owner["faction"] if owner is not None else None) or "neutral"
-        s["phase"], s["active"] = "actions", "axis"
+        s = _blank_state(spec)
     for no, words in rest:
         try:
             _statement(s, words)
         except (KeyError, IndexError, ValueError) as e:
             raise InvalidInput(f"PRESTATE line {no}: cannot read {' '.join(words)!r} ({e})") from None
     return s, {f: None for f in s["factions"]}
+
+
+# -- map statements: they describe the blank map, which is built once they are all read --------
+
+def _blank_map(spec: dict[str, Any], words: list[str]) -> None:
+    _, kv = _kv(words)
+    for w in words:
+        if "x" in w and "=" not in w:
+            c, _, r = w.partition("x")
+            spec["cols"], spec["rows"] = int(c), int(r)
+    spec["country"] = kv.get("country", "FRA")
+
+
+def _map_hex(spec: dict[str, Any], words: list[str]) -> None:
+    pos, kv = _kv(words[1:])
+    attrs: dict[str, Any] = dict(kv)
+    for flag in pos[1:]:
+        attrs[flag] = True
+    spec["hexes"].setdefault(pos[0], {}).update(attrs)
+
+
+def _map_city(spec: dict[str, Any], words: list[str]) -> None:
+    pos, kv = _kv(words[1:])
+    spec["cities"][pos[0]] = {"name": pos[1], "country": pos[2], "capital": "capital" in pos,
+                              "port": "port" in pos, "factories": int(kv.get("factories", 0))}
+
+
+def _map_seazone(spec: dict[str, Any], words: list[str]) -> None:
+    """seazone ID HEX...: the hexes (water, coastal, ports) belonging to sea zone ID (1.3.6)."""
+    for h in words[2:]:
+        spec.setdefault("seazones", {}).setdefault(h, [])
+        spec["seazones"][h] = sorted(set(spec["seazones"][h]) | {words[1]})
+
+
+def _map_strait(spec: dict[str, Any], words: list[str]) -> None:
+    """strait A B HEX HEX: zones A and B meet at a Strait pointing to the two hexes (4.2.4)."""
+    spec.setdefault("straits", []).append(words[1:5])
+    spec.setdefault("zone_adj", []).append([words[1], words[2]])
+
+
+def _map_seabox(spec: dict[str, Any], words: list[str]) -> None:
+    """seabox ID FACTION ZONE...: a sea Map Box friendly to FACTION next to the zones (1.3.5)."""
+    spec.setdefault("sea_boxes", {})[words[1]] = words[2]
+    for z in words[3:]:
+        spec.setdefault("zone_adj", []).append([words[1], z])
+
+
+def _map_landbox(spec: dict[str, Any], words: list[str]) -> None:
+    """landbox ID FACTION EDGEHEX...: a land Map Box friendly to FACTION (1.3.5)."""
+    spec.setdefault("land_boxes", {})[words[1]] = [words[2], words[3:]]
+
+
+_MAP_STATEMENTS: dict[str, Callable[[dict[str, Any], list[str]], None]] = {
+    "hex": _map_hex,
+    "side": lambda spec, words: spec["sides"].append([words[1], words[2], words[3]]),
+    "transport": lambda spec, words: spec["transport"].append(words[1:]),
+    "city": _map_city,
+    "prohibit": lambda spec, words: spec["prohibited"].append(words[1]),
+    "seazone": _map_seazone,
+    "seazone-adj": lambda spec, words: spec.setdefault("zone_adj", []).append([words[1], words[2]]),
+    "strait": _map_strait,
+    "landbox": _map_landbox,
+    "seabox": _map_seabox,
+}
+
+
+def _blank_state(spec: dict[str, Any]) -> State:
+    """The state on the blank map: the default countries, their cities' control, Axis actions."""
+    s = new_state("case", {"blank": spec}, ["axis", "western"], "1940-05", 10)
+    for code, (f, will) in DEFAULT_COUNTRIES.items():
+        s["countries"][code] = new_country(f, "active", will, mult=1)
+        s["countries"][code]["pp"] = 20
+    for h, c in spec["cities"].items():
+        owner = s["countries"].get(c["country"])
+        s["control"][h] = (owner["faction"] if owner is not None else None) or "neutral"
+    s["phase"], s["active"] = "actions", "axis"
+    return s
 
 
 def _from_scenario(name: str, full: bool) -> State:
@@ -163,8 +195,18 @@ def _from_scenario(name: str, full: bool) -> State:
 def _statement(s: State, words: list[str]) -> None:
     head, args = words[0], words[1:]
     pos, kv = _kv(args)
+    handler = _STATEMENTS.get(head)
+    if handler is None:
+        raise ValueError(f"unknown statement {head!r}")
+    handler(s, head, pos, kv)
+
+
+# -- state statements: each reads (state, head, positional words, key=value words) -------------
+
+def _clock(s: State, head: str, pos: list[str], kv: dict[str, str]) -> None:
+    """factions, turn, phase, weather."""
     if head == "factions":
-        s["factions"] = [f for f in FACTIONS if f in args]
+        s["factions"] = [f for f in FACTIONS if f in pos]
         for f in s["factions"]:
             s["standing"].setdefault(f, {"will_commit": None, "retreat_toward": None, "skip": []})
     elif head == "turn":
@@ -174,54 +216,62 @@ def _statement(s: State, words: list[str]) -> None:
     elif head == "phase":
         s["phase"] = pos[0]
         s["active"] = pos[1] if len(pos) > 1 else s["active"]
-    elif head == "weather":
+    else:
         zones = ("cold", "mild", "warm") if pos[0] == "all" else (pos[0],)
         for z in zones:
             s["weather"][z] = pos[1]
-    elif head == "country":
-        code = pos[0]
-        faction = None if pos[1] == "neutral" else pos[1]
-        status = pos[2] if len(pos) > 2 else ("neutral" if faction is None else "active")
-        c = s["countries"].get(code) or new_country(faction, status, 10)
-        if status == "collapsed":  # USE 13.2: collapsed once, still active
-            status = "active"
-            c["collapses"] = max(1, c["collapses"])
-        c["faction"] = faction
-        c["status"] = status
-        for k in ("will", "offmap", "mult", "pp", "collapses", "extra"):
-            if k in kv:
-                c[k] = int(kv[k])
-        if "will" in kv and "printed" not in kv:
-            c["printed_will"] = int(kv["will"])
-        if "printed" in kv:
-            c["printed_will"] = int(kv["printed"])
-        if "dow" in kv:
-            c["can_dow"] = kv["dow"] != "no"
-        if "pro" in kv:
-            c["pro"] = kv["pro"]
-        if "capital" in kv:  # dormant country: capital and map area it is created from (16.0)
-            c["capital"] = kv["capital"]
-        if "area" in kv:
-            c["area"] = kv["area"]
-        s["countries"][code] = c
-    elif head == "unit":
-        uid, country, kind = pos[0], pos[1], pos[2]
-        hex_ = pos[3] if len(pos) > 3 else None
-        u = new_unit(uid, country, kind, hex_, reduced="reduced" in pos or kind == "garrison",
-                     elite="elite" in pos, supply=kv.get("supply", "full"),
-                     sorties=int(kv.get("sorties", 0)), fort="fort" in pos, box=kv.get("box"))
-        u["sm"] = "sm" in pos
-        if "setup" in kv:
-            u["setup"] = kv["setup"]
-        if "arrive" in kv:  # box=turn arrive=N setup=HEX: arrives on turn N (12.2)
-            u["arrive"] = int(kv["arrive"])
-        if u["box"] is not None and u["box"] != "inactive":
-            u["hex"] = None
-        if country not in s["countries"]:
-            f, will = DEFAULT_COUNTRIES.get(country, ("axis", 10))
-            s["countries"][country] = new_country(f, "active", will)
-        s["units"][uid] = u
-    elif head == "control":
+
+
+def _country(s: State, head: str, pos: list[str], kv: dict[str, str]) -> None:
+    code = pos[0]
+    faction = None if pos[1] == "neutral" else pos[1]
+    status = pos[2] if len(pos) > 2 else ("neutral" if faction is None else "active")
+    c = s["countries"].get(code) or new_country(faction, status, 10)
+    if status == "collapsed":  # USE 13.2: collapsed once, still active
+        status = "active"
+        c["collapses"] = max(1, c["collapses"])
+    c["faction"] = faction
+    c["status"] = status
+    for k in ("will", "offmap", "mult", "pp", "collapses", "extra"):
+        if k in kv:
+            c[k] = int(kv[k])
+    if "will" in kv and "printed" not in kv:
+        c["printed_will"] = int(kv["will"])
+    if "printed" in kv:
+        c["printed_will"] = int(kv["printed"])
+    if "dow" in kv:
+        c["can_dow"] = kv["dow"] != "no"
+    if "pro" in kv:
+        c["pro"] = kv["pro"]
+    if "capital" in kv:  # dormant country: capital and map area it is created from (16.0)
+        c["capital"] = kv["capital"]
+    if "area" in kv:
+        c["area"] = kv["area"]
+    s["countries"][code] = c
+
+
+def _unit(s: State, head: str, pos: list[str], kv: dict[str, str]) -> None:
+    uid, country, kind = pos[0], pos[1], pos[2]
+    hex_ = pos[3] if len(pos) > 3 else None
+    u = new_unit(uid, country, kind, hex_, reduced="reduced" in pos or kind == "garrison",
+                 elite="elite" in pos, supply=kv.get("supply", "full"),
+                 sorties=int(kv.get("sorties", 0)), fort="fort" in pos, box=kv.get("box"))
+    u["sm"] = "sm" in pos
+    if "setup" in kv:
+        u["setup"] = kv["setup"]
+    if "arrive" in kv:  # box=turn arrive=N setup=HEX: arrives on turn N (12.2)
+        u["arrive"] = int(kv["arrive"])
+    if u["box"] is not None and u["box"] != "inactive":
+        u["hex"] = None
+    if country not in s["countries"]:
+        f, will = DEFAULT_COUNTRIES.get(country, ("axis", 10))
+        s["countries"][country] = new_country(f, "active", will)
+    s["units"][uid] = u
+
+
+def _board(s: State, head: str, pos: list[str], kv: dict[str, str]) -> None:
+    """control, fort, policy, marker, home-defense, activation-fort: what lies on the map."""
+    if head == "control":
         s["control"][pos[0]] = pos[1]
     elif head == "fort":
         s["forts"][pos[0]] = pos[1]
@@ -232,43 +282,53 @@ def _statement(s: State, words: list[str]) -> None:
     elif head == "marker":
         markers: Mapping[str, Any] = s["markers"]  # the case names the marker kind
         markers[pos[0]][pos[1]] = pos[2]
-    elif head == "activation":
-        u = s["units"][pos[0]]
-        from .state import mp_allowance
-
-        s["activation"] = {"unit": pos[0], "mp": int(kv.get("mp", mp_allowance(u))), "start": u["hex"],
-                           "fresh": "moved" not in pos, "stopped": False, "no_ezoc": []}
-    elif head == "assault":
-        faction = s["countries"][s["units"][pos[1]]["country"]]["faction"]
-        if faction is None:
-            raise ValueError(f"{pos[1]} belongs to a neutral country")
-        s["assaults"][pos[0]] = {"faction": faction, "units": pos[1:]}
-        for uid in pos[1:]:
-            s["units"][uid]["attack_mode"] = "assault"
     elif head == "home-defense":
         s["home_defense"].setdefault(pos[0], []).append(
             {"units": int(kv.get("units", 1)), "within": int(kv["within"]) if "within" in kv else None,
              "of": kv.get("of")})
-    elif head == "activation-fort":
+    else:
         s["activation_forts"][pos[0]] = pos[1]
-    elif head == "repatriated":
-        s["units"][pos[0]]["repatriated"] = True
-    elif head == "standing":
-        st = s["standing"].setdefault(pos[0], {"will_commit": None, "retreat_toward": None, "skip": []})
-        if pos[1] == "will-commit":
-            st["will_commit"] = pos[2]
-        elif pos[1] == "retreat-toward":
-            st["retreat_toward"] = pos[2]
-        elif pos[1] in ("home-defense", "intercept", "pro-marker"):
-            named = [] if pos[2:] == ["none"] else pos[2:]
-            if pos[1] == "home-defense":
-                st["home_defense"] = named
-            elif pos[1] == "intercept":
-                st["intercept"] = named
-            else:
-                st["pro_marker"] = named
+
+
+def _activation(s: State, head: str, pos: list[str], kv: dict[str, str]) -> None:
+    from .state import mp_allowance
+
+    u = s["units"][pos[0]]
+    s["activation"] = {"unit": pos[0], "mp": int(kv.get("mp", mp_allowance(u))), "start": u["hex"],
+                       "fresh": "moved" not in pos, "stopped": False, "no_ezoc": []}
+
+
+def _assault(s: State, head: str, pos: list[str], kv: dict[str, str]) -> None:
+    faction = s["countries"][s["units"][pos[1]]["country"]]["faction"]
+    if faction is None:
+        raise ValueError(f"{pos[1]} belongs to a neutral country")
+    s["assaults"][pos[0]] = {"faction": faction, "units": pos[1:]}
+    for uid in pos[1:]:
+        s["units"][uid]["attack_mode"] = "assault"
+
+
+def _standing(s: State, head: str, pos: list[str], kv: dict[str, str]) -> None:
+    st = s["standing"].setdefault(pos[0], {"will_commit": None, "retreat_toward": None, "skip": []})
+    if pos[1] == "will-commit":
+        st["will_commit"] = pos[2]
+    elif pos[1] == "retreat-toward":
+        st["retreat_toward"] = pos[2]
+    elif pos[1] in ("home-defense", "intercept", "pro-marker"):
+        named = [] if pos[2:] == ["none"] else pos[2:]
+        if pos[1] == "home-defense":
+            st["home_defense"] = named
+        elif pos[1] == "intercept":
+            st["intercept"] = named
         else:
-            st["skip"] = sorted(pos[2:])
+            st["pro_marker"] = named
+    else:
+        st["skip"] = sorted(pos[2:])
+
+
+def _bookkeeping(s: State, head: str, pos: list[str], kv: dict[str, str]) -> None:
+    """repatriated, lend-lease, fac-lost, flag, event-marker, supply-reduced, improved, victory."""
+    if head == "repatriated":
+        s["units"][pos[0]]["repatriated"] = True
     elif head == "lend-lease":
         s.setdefault("lend_lease", []).append(pos[0])
     elif head == "fac-lost":
@@ -281,12 +341,24 @@ def _statement(s: State, words: list[str]) -> None:
         s["done_turn"]["supply_reduced"].append(pos[0])
     elif head == "improved":
         s["done_turn"]["improved"].append(pos[0])
-    elif head == "victory":
+    else:
         s["victory"].append({"faction": pos[0], "timing": pos[1], "test": pos[2],
                              "arg": pos[3] if len(pos) > 3 else None,
                              "text": pos[4] if len(pos) > 4 else "victory"})
-    else:
-        raise ValueError(f"unknown statement {head!r}")
+
+
+_Statement = Callable[[State, str, list[str], dict[str, str]], None]
+_STATEMENTS: dict[str, _Statement] = {
+    **dict.fromkeys(("factions", "turn", "phase", "weather"), _clock),
+    "country": _country,
+    "unit": _unit,
+    **dict.fromkeys(("control", "fort", "policy", "marker", "home-defense", "activation-fort"), _board),
+    "activation": _activation,
+    "assault": _assault,
+    "standing": _standing,
+    **dict.fromkeys(("repatriated", "lend-lease", "fac-lost", "flag", "event-marker", "supply-reduced",
+                     "improved", "victory"), _bookkeeping),
+}
 
 
 def check(s: State, lines: list[tuple[int, str]]) -> list[str]:
@@ -303,54 +375,45 @@ def check(s: State, lines: list[tuple[int, str]]) -> list[str]:
 
 
 def _check(s: State, w: list[str]) -> str | None:
-    head = w[0]
-    if head == "unit":
-        u = s["units"][w[1]]
-        what = w[2]
-        if what == "at":
-            return None if u["hex"] == w[3] and u["box"] is None else f"is at {u['hex']} (box {u['box']})"
-        if what in ("reduced", "full"):
-            return None if u["reduced"] == (what == "reduced") else f"reduced={u['reduced']}"
-        if what in ("fort", "no-fort"):
-            return None if u["fort"] == (what == "fort") else f"fort={u['fort']}"
-        if what == "sm":
-            return None if u["sm"] else "has no Strategic Move marker"
-        k, _, v = what.partition("=")
-        fields: Mapping[str, Any] = u  # the case names the field
-        have = fields[k]
-        return None if str(have).lower() == v.lower() else f"{k} is {have}"
-    if head == "eliminated":
-        u = s["units"][w[1]]
-        return None if u["box"] == "eliminated" else f"is not eliminated (hex {u['hex']}, box {u['box']})"
-    if head == "alive":
-        u = s["units"][w[1]]
-        return None if u["box"] is None else f"is in box {u['box']}"
-    if head in ("pp", "will"):
-        have = s["countries"][w[1]]["pp" if head == "pp" else "will"]
-        return None if have == int(w[2]) else f"is {have}"
-    if head == "control":
-        have = s["control"].get(w[1]) or "none"
-        return None if have == w[2] else f"is {have}"
-    if head == "fort":
-        have = s["forts"].get(w[1]) or "none"
-        return None if have == w[2] else f"is {have}"
-    if head == "phase":
-        ok = s["phase"] == w[1] and (len(w) < 3 or s["active"] == w[2])
-        return None if ok else f"is {s['phase']} {s['active']}"
-    if head == "turn":
-        return None if s["turn"] == int(w[1]) else f"is {s['turn']}"
-    if head == "date":
-        return None if s["date"] == w[1] else f"is {s['date']}"
-    if head == "weather":
-        return None if s["weather"][w[1]] == w[2] else f"is {s['weather'][w[1]]}"
-    if head == "pending":
-        from .sequence import pending
+    """None when the POSTSTATE check ``w`` holds, else what the state has instead."""
+    check_ = _CHECKS.get(w[0])
+    if check_ is None:
+        raise ValueError(f"unknown check {w[0]!r}")
+    return check_(s, w)
 
-        p = pending(s)
-        ok = p is not None and p[0] == w[1] and (len(w) < 3 or p[1] == w[2])
-        return None if ok else f"pending is {p}"
-    if head == "combats":
-        return None if len(s["combats"]) == int(w[1]) else f"{len(s['combats'])} pending"
+
+def _is(have: Any, want: Any) -> str | None:
+    return None if have == want else f"is {have}"
+
+
+def _check_unit(s: State, w: list[str]) -> str | None:
+    """unit ID at HEX | reduced | full | fort | no-fort | sm | FIELD=VALUE; eliminated ID; alive ID."""
+    u = s["units"][w[1]]
+    if w[0] == "eliminated":
+        return None if u["box"] == "eliminated" else f"is not eliminated (hex {u['hex']}, box {u['box']})"
+    if w[0] == "alive":
+        return None if u["box"] is None else f"is in box {u['box']}"
+    what = w[2]
+    if what == "at":
+        return None if u["hex"] == w[3] and u["box"] is None else f"is at {u['hex']} (box {u['box']})"
+    if what in ("reduced", "full"):
+        return None if u["reduced"] == (what == "reduced") else f"reduced={u['reduced']}"
+    if what in ("fort", "no-fort"):
+        return None if u["fort"] == (what == "fort") else f"fort={u['fort']}"
+    if what == "sm":
+        return None if u["sm"] else "has no Strategic Move marker"
+    k, _, v = what.partition("=")
+    fields: Mapping[str, Any] = u  # the case names the field
+    have = fields[k]
+    return None if str(have).lower() == v.lower() else f"{k} is {have}"
+
+
+def _check_country(s: State, w: list[str]) -> str | None:
+    """pp, will, country, extra, collapses, pro, fac-lost, lend-lease: a country's track and status."""
+    head = w[0]
+    if head in ("pp", "will", "collapses"):
+        track: Mapping[str, Any] = s["countries"][w[1]]  # the case names the track
+        return _is(track[head], int(w[2]))
     if head == "country":
         c = s["countries"][w[1]]
         st = c["status"]
@@ -359,30 +422,76 @@ def _check(s: State, w: list[str]) -> str | None:
         ok = (c["faction"] or "neutral") == w[2] and (len(w) < 4 or st == w[3])
         return None if ok else f"is {c['faction']} {c['status']} (collapses {c['collapses']})"
     if head == "extra":
-        have = s["countries"][w[1]].get("extra", 0)
-        return None if have == int(w[2]) else f"is {have}"
+        return _is(s["countries"][w[1]].get("extra", 0), int(w[2]))
+    if head == "pro":  # pro CODE FACTION|none: the Pro-[Faction] marker of a country (15.19)
+        return _is(s["countries"][w[1]].get("pro") or "none", w[2])
     if head == "fac-lost":
         have = s.get("fac_lost", {}).get(w[1], "none")
         return None if str(have) == w[2] else f"is {have}"
-    if head == "lend-lease":
-        on = w[1] in s.get("lend_lease", [])
-        return None if on == (w[2] == "on") else f"is {on}"
-    if head == "collapses":
-        have = s["countries"][w[1]]["collapses"]
-        return None if have == int(w[2]) else f"is {have}"
+    on = w[1] in s.get("lend_lease", [])
+    return None if on == (w[2] == "on") else f"is {on}"
+
+
+def _check_board(s: State, w: list[str]) -> str | None:
+    """control, fort, marker, event-marker, activation-fort, assault, no-assault, hex-country."""
+    head = w[0]
+    if head == "control":
+        return _is(s["control"].get(w[1]) or "none", w[2])
+    if head == "fort":
+        return _is(s["forts"].get(w[1]) or "none", w[2])
+    if head == "marker":
+        marker_maps: Mapping[str, Any] = s["markers"]
+        return _is(marker_maps[w[1]].get(w[2]) or "none", w[3])
+    if head == "event-marker":
+        have = s["event_markers"].get(w[1], {}).get(w[2])
+        return None if str(have) == w[3] else f"is {have}"
+    if head == "activation-fort":
+        return _is(s["activation_forts"].get(w[1]) or "none", w[2])
+    if head == "assault":
+        a = s["assaults"].get(w[1])
+        return None if a and a["units"] == w[2:] else f"is {a}"
+    if head == "no-assault":
+        return None if w[1] not in s["assaults"] else f"is {s['assaults'][w[1]]}"
+    from .geo import board  # hex-country HEX CODE: the country a hex belongs to now (2.2, 16.0)
+
+    return _is(board(s).country.get(w[1]) or "none", w[2])
+
+
+def _check_clock(s: State, w: list[str]) -> str | None:
+    """phase, turn, date, weather, pending, combats: where the game stands."""
+    head = w[0]
+    if head == "phase":
+        ok = s["phase"] == w[1] and (len(w) < 3 or s["active"] == w[2])
+        return None if ok else f"is {s['phase']} {s['active']}"
+    if head == "turn":
+        return _is(s["turn"], int(w[1]))
+    if head == "date":
+        return _is(s["date"], w[1])
+    if head == "weather":
+        return _is(s["weather"][w[1]], w[2])
+    if head == "pending":
+        from .sequence import pending
+
+        p = pending(s)
+        ok = p is not None and p[0] == w[1] and (len(w) < 3 or p[1] == w[2])
+        return None if ok else f"pending is {p}"
+    return None if len(s["combats"]) == int(w[1]) else f"{len(s['combats'])} pending"
+
+
+def _check_play(s: State, w: list[str]) -> str | None:
+    """policy, flag, mp, activation, over, not-over, standing, cup: the rest of the game's record."""
+    head = w[0]
     if head == "policy":
         on = w[1] in s["policies"]
         return None if on == (w[2] == "on") else f"in effect: {on}"
     if head == "flag":
-        have = bool(s["flags"].get(w[1]))
-        return None if have == (w[2] == "true") else f"is {have}"
+        return _is(bool(s["flags"].get(w[1])), w[2] == "true")
     if head == "mp":
         act = s["activation"]
         return None if act and act["mp"] == int(w[1]) else f"activation is {act}"
     if head == "activation":
         act = s["activation"]
-        have = act["unit"] if act else "none"
-        return None if have == w[1] else f"is {have}"
+        return _is(act["unit"] if act else "none", w[1])
     if head == "over":
         if not s["over"]:
             return "the game is not over"
@@ -394,30 +503,17 @@ def _check(s: State, w: list[str]) -> str | None:
         if isinstance(have, list):  # lists are written comma-separated: UK-2I,UK-1I (or none)
             have = ",".join(have) or "none"
         return None if str(have).lower() == w[3].lower() else f"is {have}"
-    if head == "assault":
-        a = s["assaults"].get(w[1])
-        return None if a and a["units"] == w[2:] else f"is {a}"
-    if head == "marker":
-        marker_maps: Mapping[str, Any] = s["markers"]
-        have = marker_maps[w[1]].get(w[2]) or "none"
-        return None if have == w[3] else f"is {have}"
-    if head == "event-marker":
-        have = s["event_markers"].get(w[1], {}).get(w[2])
-        return None if str(have) == w[3] else f"is {have}"
-    if head == "activation-fort":
-        have = s["activation_forts"].get(w[1]) or "none"
-        return None if have == w[2] else f"is {have}"
-    if head == "hex-country":  # hex-country HEX CODE: the country a hex belongs to now (2.2, 16.0)
-        from .geo import board
+    have = s.get("diplomacy_cup", []).count(w[1])  # cup MARKER N: copies in the Diplomacy Cup (13.2.2)
+    return None if have == int(w[2]) else f"has {have}"
 
-        have = board(s).country.get(w[1]) or "none"
-        return None if have == w[2] else f"is {have}"
-    if head == "cup":  # cup MARKER N: copies of a marker in the Diplomacy Cup (13.2.2)
-        have = s.get("diplomacy_cup", []).count(w[1])
-        return None if have == int(w[2]) else f"has {have}"
-    if head == "pro":  # pro CODE FACTION|none: the Pro-[Faction] marker of a country (15.19)
-        have = s["countries"][w[1]].get("pro") or "none"
-        return None if have == w[2] else f"is {have}"
-    if head == "no-assault":
-        return None if w[1] not in s["assaults"] else f"is {s['assaults'][w[1]]}"
-    raise ValueError(f"unknown check {head!r}")
+
+_Check = Callable[[State, list[str]], str | None]
+_CHECKS: dict[str, _Check] = {
+    **dict.fromkeys(("unit", "eliminated", "alive"), _check_unit),
+    **dict.fromkeys(("pp", "will", "collapses", "country", "extra", "pro", "fac-lost", "lend-lease"),
+                    _check_country),
+    **dict.fromkeys(("control", "fort", "marker", "event-marker", "activation-fort", "assault", "no-assault",
+                     "hex-country"), _check_board),
+    **dict.fromkeys(("phase", "turn", "date", "weather", "pending", "combats"), _check_clock),
+    **dict.fromkeys(("policy", "flag", "mp", "activation", "over", "not-over", "standing", "cup"), _check_play),
+}

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from .geo import Board
 from .politics import MAJORS, entry_ban
-from .state import State, Unit, enemies, faction_of, hex_of, units_at
-from .zoc import friendly_anchor, in_ezoc
+from .state import State, Unit, enemies, faction_of, hex_of
+from .zoc import UnitsByHex, friendly_anchor, in_ezoc, units_by_hex
 
 LSS_CAPACITY = 2  # USE 7.3: a Limited Supply Source supplies up to two units
 
@@ -45,9 +45,11 @@ def sources(state: State, b: Board, unit: Unit) -> tuple[set[str], set[str]]:
     return uss, lss
 
 
-def _passable(state: State, b: Board, unit: Unit, faction: str, h: str, start: str) -> bool:
+def _passable(state: State, b: Board, unit: Unit, faction: str, h: str, start: str,
+              by_hex: UnitsByHex) -> bool:
     """USE 7.4: a supply line cannot enter an enemy city, fort or unit, nor an EZOC unless the hex
-    holds a friendly city, fort or ground unit; nor a ground-prohibited or banned neutral hex."""
+    holds a friendly city, fort or ground unit; nor a ground-prohibited or banned neutral hex.
+    ``by_hex``: the state's units by hex (``zoc.units_by_hex``)."""
     if h == start:
         return True  # DECISION: the unit's own hex never blocks its own trace
     if b.ground_prohibited(h) or entry_ban(state, b, unit, h, "supply"):
@@ -56,9 +58,10 @@ def _passable(state: State, b: Board, unit: Unit, faction: str, h: str, start: s
         return False
     if enemies(state["forts"].get(h), faction):
         return False
-    if any(enemies(faction_of(state, u), faction) for u in units_at(state, h)):
+    if any(enemies(faction_of(state, u), faction) for u in by_hex.get(h, ())):
         return False
-    if in_ezoc(state, b, h, faction) and not friendly_anchor(state, b, h, faction, ground_only=True):
+    if in_ezoc(state, b, h, faction, by_hex=by_hex) and not friendly_anchor(
+            state, b, h, faction, ground_only=True, by_hex=by_hex):
         return False
     return True
 
@@ -73,6 +76,7 @@ def land_reach(state: State, b: Board, unit: Unit, start: str | None = None) -> 
     if faction is None:
         return set(), set()
     start = start or hex_of(unit)
+    by_hex = units_by_hex(state)  # no unit moves during a trace
     reach = {start: 0}
     frontier = [start]
     while frontier:
@@ -81,7 +85,7 @@ def land_reach(state: State, b: Board, unit: Unit, start: str | None = None) -> 
             if reach[h] == 2:
                 continue
             for n in b.neighbours(h):
-                if n in reach or b.side_prohibited(h, n) or not _passable(state, b, unit, faction, n, start):
+                if n in reach or b.side_prohibited(h, n) or not _passable(state, b, unit, faction, n, start, by_hex):
                     continue
                 reach[n] = reach[h] + 1
                 nxt.append(n)
@@ -94,7 +98,7 @@ def land_reach(state: State, b: Board, unit: Unit, start: str | None = None) -> 
             for n in b.neighbours(h):
                 if n in seen or not b.transport_between(h, n):
                     continue
-                if not _passable(state, b, unit, faction, n, start):
+                if not _passable(state, b, unit, faction, n, start, by_hex):
                     continue
                 seen.add(n)
                 nxt.append(n)

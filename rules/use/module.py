@@ -8,6 +8,7 @@ from typing import Any
 from pbem.errors import OrderError, OrderErrors
 from pbem.kit.cases import ScriptedContext  # dry: dice cycle, earlier openings unknown
 from pbem.kit.orders import rollback
+from pbem.kit.sequence import phase_name
 from pbem.rulesapi import Action, Outcome, Pending, RulesModule, Scenario
 
 from . import actions, activation, geo, orders, sequence, strictdice, verbs
@@ -146,7 +147,7 @@ class UseRules(RulesModule):
         return summary_view(public)
 
     def describe_event(self, event: dict[str, Any]) -> str:
-        from .view import describe
+        from .events import describe
 
         return describe(event)
 
@@ -319,7 +320,9 @@ def _check_turn(t: Turn, o: Order) -> None:
 def goto_phase(s: State, b: geo.Board, seat: str, o: Order, want: str, ctx: Any, events: Events) -> None:
     """An order of a later phase ends the seat's current phase(s), as 'end-phase' would, as long
     as nobody else has to act in between. It changes the state before the order's own check:
-    that check needs the phase the order belongs to; a refusal is undone by the rollback."""
+    that check needs the phase the order belongs to; a refusal is undone by the rollback.
+    A refusal names the phase the player is in, taken before the state moved on."""
+    now = sequence.phase_label(s)
     for _ in range(len(sequence.steps(s)) + 1):
         if s["phase"] == want and s["active"] == seat:
             return
@@ -333,5 +336,5 @@ def goto_phase(s: State, b: geo.Board, seat: str, o: Order, want: str, ctx: Any,
         if p is None or p[0] != seat:
             break
     if not (s["phase"] == want and s["active"] == seat):
-        illegal(o, f"'{o['verb']}' belongs to the {want} phase; it is now the {sequence.phase_label(s)}",
+        illegal(o, f"'{o['verb']}' belongs to the {phase_name(want)}; it is now the {now}",
                 "1.2", "end the file here; the order can go in a later file")

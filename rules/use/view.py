@@ -19,6 +19,7 @@ SIDES = {
     "soviet": {"name": "Soviet", "fill": "#b3261e", "ink": "#ffffff"},
     "neutral": {"name": "Neutral", "fill": "#d9c27a", "ink": "#000000"},
 }
+GROUND_KINDS = frozenset({"infantry", "paratroop", "garrison", "motorized", "tank"})
 KIND_ABBR = {"infantry": "Inf", "paratroop": "Para", "garrison": "Gar", "motorized": "Mot", "tank": "Tank",
              "fighter": "Ftr", "bomber": "Bmb", "carrier": "CV", "surface": "BB", "convoy": "Cvy"}
 
@@ -64,6 +65,21 @@ def _static_map(name: str) -> dict[str, Any]:
             "lines": lines, "sides": SIDES}
 
 
+def _counter(uid: str, u: dict[str, Any], side: str) -> dict[str, Any]:
+    """What a USE counter shows: its name (* elite), type, steps (ground: 2 full, 1 reduced) or Sorties."""
+    flags = [f"{u['supply']}-supply"] if u.get("supply") in ("low", "no") else []
+    short = uid.split("-", 1)[1] if "-" in uid else uid
+    sub = KIND_ABBR.get(u["kind"], u["kind"][:4])
+    out: dict[str, Any] = {"hex": u["hex"], "id": uid, "text": short[:7] + ("*" if u.get("elite") else ""),
+                           "sub": sub, "side": side, "flags": flags}
+    if u["kind"] in GROUND_KINDS:
+        # 3.2: a ground unit has two steps, one left when reduced (a garrison is always reduced)
+        out["steps"] = [1, 1] if u["kind"] == "garrison" else [1 if u.get("reduced") else 2, 2]
+    elif u.get("sorties"):
+        out["sub"] = f"{sub} S{u['sorties']}"  # 1.5: Sorties marked on air and naval units
+    return out
+
+
 def map_picture(public: dict[str, Any]) -> dict[str, Any] | None:
     name = public.get("map", {}).get("scenario")
     if not name:
@@ -77,10 +93,7 @@ def map_picture(public: dict[str, Any]) -> dict[str, Any] | None:
             continue
         # state.faction_of's lookup; ``public`` may be a partial state here (a map preview)
         side = public["countries"].get(u["country"], {}).get("faction") or "neutral"
-        flags = [f"{u['supply']}-supply"] if u.get("supply") in ("low", "no") else []
-        short = uid.split("-", 1)[1] if "-" in uid else uid
-        sub = KIND_ABBR.get(u["kind"], u["kind"][:4]) + ("·r" if u.get("reduced") else "")
-        units.append({"hex": u["hex"], "text": short[:7], "sub": sub, "side": side, "flags": flags})
+        units.append(_counter(uid, u, side))
     pic["units"] = units
     pic["highlights"] = [{"hex": c["target"], "kind": "combat"} for c in public.get("combats", [])
                          if isinstance(c, dict) and c.get("target")]
@@ -109,77 +122,3 @@ def summary_view(public: dict[str, Any]) -> dict[str, Any]:
         tables.append({"title": "Units out of full supply", "columns": ["unit", "hex", "supply"],
                        "rows": supply_rows})
     return {"map": map_picture(public), "tables": tables, "facts": facts}
-
-
-def _dice(e: dict[str, Any]) -> str:
-    return f"{e.get('att_die')}/{e.get('def_die')}"
-
-
-def describe(e: dict[str, Any]) -> str:
-    k = e.get("kind", "?")
-    g = e.get
-    if k == "weather":
-        return f"Weather in the {g('zone')} zone: {g('weather')} (die {g('die')}) [USE 11.0]"
-    if k == "declare-war":
-        what = f"; {g('on')} joins the {g('joins')}" if g("joins") else (f"; ends {g('ends')}" if g("ends") else "")
-        return f"{str(g('by')).title()} declares war on {g('on')}{what} [USE 10.1]"
-    if k == "move":
-        return f"{g('unit')} moves {g('from')} → {g('to')} ({g('mp_left')} MP left)"
-    if k == "strategic-move":
-        path = g("path") or []
-        return f"{g('unit')} moves strategically to {path[-1] if path else '?'} via {len(path)} hex(es) [USE 4.1]"
-    if k == "attack":
-        return (f"{', '.join(g('attackers') or [])} attack{'s' if len(g('attackers') or []) == 1 else ''} "
-                f"{g('defender')} in {g('target')} ({g('mode')}); Will Commit choices sealed [USE 5.1]")
-    if k == "will-commit":
-        c = g("commit")
-        choice = "yes" if c else ("no" if c is not None else "sealed")
-        return f"{str(g('side')).title()} Will Commit for combat {g('combat')}: {choice}"
-    if k == "combat":
-        return (f"Combat at {g('target')}: {', '.join(g('attackers') or [])} vs {g('defender')}; "
-                f"dice {_dice(e)}, DRM {g('att_drm'):+d}/{g('def_drm'):+d}, final {g('att_final')}–{g('def_final')}: "
-                f"{g('result')} [USE 5.1]" if isinstance(g("att_drm"), int) and isinstance(g("def_drm"), int)
-                else f"Combat at {g('target')}: {g('result')}")
-    if k == "air-combat":
-        return f"Air combat: {g('attacker')} {g('att_final')} vs {g('defender')} {g('def_final')}, winner {g('winner')}"
-    if k in ("eliminated", "reduced"):
-        return f"{g('unit')} {k} ({g('cause')})"
-    if k == "retreat":
-        return f"{g('unit')} retreats {g('from')} → {g('to')} [USE 5.3.5]"
-    if k == "advance":
-        return f"{g('unit')} advances {g('from')} → {g('to')} [USE 5.3.7]"
-    if k == "control":
-        return f"{g('city')} ({g('hex')}) passes from {g('from')} to {g('to')}"
-    if k == "supply":
-        return f"{g('unit')}: supply {g('from')} → {g('to')} [USE 7.2]"
-    if k == "production":
-        return f"{g('country')} production: {g('pp')} PP [USE 9.1]"
-    if k == "will":
-        return f"{g('country')} National Will {g('from')} → {g('to')} ({g('why')})"
-    if k == "phase":
-        return f"— {g('faction')}: {g('phase')} —"
-    if k == "phase-skipped":
-        return f"({g('faction')} {g('phase')}: nothing to do)"
-    if k == "turn":
-        return f"=== Turn {g('turn')}: {g('date')} ==="
-    if k == "activate":
-        return f"{g('unit')} activated ({g('pp')} PP) [USE 6.0]"
-    if k == "activation-end":
-        return f"{g('unit')}: activation ends"
-    if k == "assault-designated":
-        return f"{g('unit')} designated to assault {g('target')} [USE 5.3.3]"
-    if k == "activation":
-        return f"{g('country')} activates and joins the {g('faction')} faction [USE 13.1]"
-    if k == "conditional-event":
-        return f"Conditional event: {g('name')} (at {g('hex')}) [USE 13.8]"
-    if k == "standing":
-        return f"{str(g('seat')).title()} standing order: {g('what')} {g('value')}"
-    if k == "dice-wait":
-        return (f"{str(g('faction')).title()}'s '{g('verb')}' waits for its dice: it finishes in its next "
-                "file (strict dice)")
-    if k == "game-over":
-        return f"Game over: {g('result')}"
-    if k == "air-move":
-        return f"{g('unit')} flies {g('from')} → {g('to')} [USE 6.2.1]"
-    fields = ", ".join(f"{a}={b}" for a, b in e.items() if a != "kind")
-    return f"{k}: {fields}"

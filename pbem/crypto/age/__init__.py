@@ -18,6 +18,7 @@ from ._api import (
     encrypt,
     encrypt_with_passphrase,
     generate_x25519_identity,
+    parse_identity,
     read_identity_file,
     unwrap_file_key,
     x25519_recipient,
@@ -32,16 +33,20 @@ from ._errors import (
     NoMatchError,
     PayloadError,
 )
+from ._format import Stanza
+from ._recipients import Identity
 
 __all__ = [
     "AgeError",
     "ArmorError",
     "HeaderError",
     "HmacError",
+    "Identity",
     "KeyFormatError",
     "NoMatchError",
     "PayloadError",
     "Rng",
+    "Stanza",
     "armor",
     "dearmor",
     "decrypt",
@@ -51,6 +56,7 @@ __all__ = [
     "encrypt_with_passphrase",
     "generate_x25519_identity",
     "is_armored",
+    "parse_identity",
     "read_identity_file",
     "unwrap_file_key",
     "x25519_recipient",

@@ -169,12 +169,18 @@ def _decrypt(data: bytes, identities: Sequence[Identity]) -> bytes:
     return decrypt_payload(payload_key(file_key, nonce), payload)
 
 
-def _parse_identities(identities: list[str]) -> list[Identity]:
-    return [X25519Identity.parse(i) for i in identities]
+def _parse_identities(identities: Sequence[str | Identity]) -> list[Identity]:
+    return [X25519Identity.parse(i) if isinstance(i, str) else i for i in identities]
 
 
-def decrypt(data: bytes, identities: list[str]) -> bytes:
-    """Decrypt a binary or armored age file with ``AGE-SECRET-KEY-1...`` identities."""
+def parse_identity(text: str) -> Identity:
+    """An ``AGE-SECRET-KEY-1...`` identity as an object that unwraps file keys."""
+    return X25519Identity.parse(text)
+
+
+def decrypt(data: bytes, identities: Sequence[str | Identity]) -> bytes:
+    """Decrypt a binary or armored age file with ``AGE-SECRET-KEY-1...`` identities, or with
+    objects that unwrap stanzas (``Identity``: e.g. a key held by another process)."""
     return _decrypt(data, _parse_identities(identities))
 
 
@@ -186,7 +192,7 @@ def decrypt_with_passphrase(
     return _decrypt(data, [ScryptIdentity(passphrase, max_work_factor)])
 
 
-def unwrap_file_key(data: bytes, identities: list[str]) -> bytes:
+def unwrap_file_key(data: bytes, identities: Sequence[str | Identity]) -> bytes:
     """Parse the header, unwrap the 16-byte file key and check the header MAC.
 
     The payload is not read; revealing this key lets anyone decrypt the file

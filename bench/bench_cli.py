@@ -1,0 +1,138 @@
+"""Issue 11's command-line goals: each command's CPU time as a ratio to `python -c pass`, and peak memory.
+
+Every command runs in a subprocess, alternately with a bare interpreter, in
+the same run: a ratio survives a noisy shared machine better than a time does.
+The game is France 1940 after its first files (tests/helpers.py's demo
+driver); identities are saved with a low scrypt work factor so that "play
+without unlock" measures pbem, not scrypt (the agent of issue 11 is what
+removes the unlock from a sitting).
+"""
+
+from __future__ import annotations
+
+import os
+import resource
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tests"))
+
+PASS = "pw"
+# CPU time of a child: user + system, read from the kernel's accounting, not a wall clock.
+_PROBE = ("import resource, subprocess, sys;"
+          "r = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL);"
+          "u = resource.getrusage(resource.RUSAGE_CHILDREN);"
+          "print(u.ru_utime + u.ru_stime, u.ru_maxrss, r.returncode)")
+
+
+def _run(argv: list[str], env: dict[str, str]) -> tuple[float, float, int]:
+    """(CPU seconds, peak RSS in MB, exit code) of one child."""
+    r = subprocess.run([sys.executable, "-c", _PROBE, *argv], capture_output=True, text=True, env=env,
+                       check=True)
+    out = r.stdout.split()
+    return float(out[0]), int(out[1]) / 1024, int(out[2])
+
+
+def _setup(tmp: Path, files: int) -> dict[str, Any]:
+    from helpers import deliver, demo_turns, start_france_1940
+
+    from pbem.play import game
+    from pbem.protocol.identity import save_identity
+    from pbem.store import gamestore
+    from pbem.store.fsutil import atomic_write
+
+    players, gid = start_france_1940(tmp)
+    turns = demo_turns(players, gid)
+    for _ in range(files):
+        seat, text = next(turns)
+        deliver(players, gid, seat, text)
+    seat, text = next(turns)
+    for p in players.values():
+        save_identity(p.session.ident, p.home.identity_file, PASS, work_factor=10)
+        atomic_write(p.home.card_file, p.card.to_text().encode())
+    roots = {s: gamestore.game_dir(p.home, gid).root for s, p in players.items()}
+    return {"players": players, "gid": gid, "next": (seat, text), "roots": roots,
+            "saved": {s: tmp / f"saved-{s}" for s in players},
+            "make_next": lambda: game.play(players[seat].session, gamestore.game_dir(players[seat].home, gid),
+                                           text)[0].raw}
+
+
+def _cmd(home: Path, *args: str) -> list[str]:
+    return [sys.executable, "-m", "pbem.cli", "--home", str(home), *args]
+
+
+def measure(runs: int = 5, files: int = 8) -> dict[str, float]:
+    """Median CPU seconds and ratio to `python -c pass` per command, and the peak RSS of each."""
+    tmp = Path(tempfile.mkdtemp(prefix="pbem-bench-cli-"))
+    env = {**os.environ, "PBEM_PASSPHRASE": PASS}
+    try:
+        g = _setup(tmp, files)
+        seat, text = g["next"]
+        orders = tmp / "orders.txt"
+        orders.write_text(text or "end-phase\n")
+        gid = g["gid"].hex()
+        incoming = tmp / "incoming.pbem"
+        other_seat = next(s for s in g["players"] if s != seat)
+
+        def restore(s: str) -> None:
+            # Each play or receive starts from the same game.
+            shutil.rmtree(g["roots"][s])
+            shutil.copytree(g["saved"][s], g["roots"][s])
+
+        home = {s: p.home.config.parent for s, p in g["players"].items()}
+        cases: dict[str, Any] = {
+            "help": (None, _cmd(home[seat], "--help")),
+            "status": (None, _cmd(home[seat], "status")),
+            "play": (seat, _cmd(home[seat], "play", gid, "--outbox",
+                                *(["--orders", str(orders)] if text else []))),
+            "receive": (other_seat, _cmd(home[other_seat], "receive", str(incoming))),
+            "verify": (None, _cmd(home[seat], "verify", gid)),
+        }
+        for s in home:  # the first status queues the mails the library did not write
+            _run(_cmd(home[s], "status"), env)
+        for s in home:
+            shutil.copytree(g["roots"][s], g["saved"][s])
+        # The file the receive case takes in: the mover's next one, made once by the library.
+        incoming.write_bytes(g["make_next"]())
+        restore(seat)
+        for _ in range(2):  # compile .pyc, warm the page cache
+            _run([sys.executable, "-c", "pass"], env)
+            _run(_cmd(home[seat], "status"), env)
+        res: dict[str, float] = {}
+        samples: dict[str, list[float]] = {k: [] for k in [*cases, "pass"]}
+        peak: dict[str, float] = {}
+        for _ in range(runs):
+            for name, make in cases.items():
+                bare, _, _ = _run([sys.executable, "-c", "pass"], env)
+                samples["pass"].append(bare)
+                who, argv = make
+                if who is not None:
+                    restore(who)
+                cpu, rss, rc = _run(argv, env)
+                if rc != 0:
+                    err = subprocess.run(argv, capture_output=True, text=True, env=env).stderr
+                    raise SystemExit(f"bench: {name} failed ({rc}): {' '.join(argv)}\n{err}")
+                samples[name].append(cpu)
+                peak[name] = max(peak.get(name, 0.0), rss)
+        bare = statistics.median(samples["pass"])
+        res["python_pass_s"] = bare
+        for name in cases:
+            t = statistics.median(samples[name])
+            res[f"{name}_s"] = t
+            res[f"{name}_ratio"] = t / bare
+            res[f"{name}_peak_mb"] = peak[name]
+        return res
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    for k, v in measure(runs=int(os.environ.get("PBEM_BENCH_RUNS", "3"))).items():
+        print(f"{k:24} {v:10.3f}")
+    print(f"bench process peak {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MB")
