@@ -24,6 +24,7 @@ from .state import (
     Combat,
     State,
     Unit,
+    clone,
     enemies,
     faction_of,
     ground_at,
@@ -66,8 +67,12 @@ def geo_land_boxes(state: State) -> dict[str, tuple[str, frozenset[str]]]:
 
 
 def check_move(state: State, b: Board, order: Order, faction: str) -> None:
-    """Refuse a 'move' before anything changes; the path itself is checked hex by hex as the
-    unit moves (movement.py, naval.py), so a refusal there is undone by the file's rollback."""
+    """Refuse a 'move' before anything changes.
+
+    A ground path is walked on a scratch copy: what a step may do depends on the steps before
+    it (a city captured, an enemy air unit displaced, MP spent), so the walk is the check; it
+    rolls no die. A naval move is checked as it sails (naval.py): an interception's dice decide
+    whether it goes on, so only the file's rollback undoes a refusal there."""
     unit = own_unit(state, order, order["unit"], faction, b)
     if is_air(unit):
         illegal(order, "air units move with 'rebase' (USE 6.2.1)", "6.2.1")
@@ -76,6 +81,10 @@ def check_move(state: State, b: Board, order: Order, faction: str) -> None:
     if order.get("carry") or order.get("escort"):
         illegal(order, "only a naval unit carries or is escorted ('carry', 'escort')", "6.4.4")
     check_activate(state, order, unit)
+    scratch = clone(state)
+    walker = scratch["units"][order["unit"]]
+    activate(scratch, b, order, walker, [])
+    move_ground(scratch, b, order, walker, order["path"], [])
 
 
 def do_move(state: State, b: Board, order: Order, faction: str, events: Events, ctx: Any = None) -> None:

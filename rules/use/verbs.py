@@ -1,8 +1,9 @@
 """The USE verb table (pbem.kit.orders): for every order verb, its words, phase, check and effect.
 
 ``check`` functions refuse an order without changing the state; ``apply`` functions run after
-them. A few orders can only be checked part-way through carrying them out (a path walked hex
-by hex, a naval move and its interceptions); module.run_file's rollback undoes those.
+them. A ground path (move, strategic-move) is checked by walking it on a scratch copy, since
+each step depends on the ones before. Only a naval move is checked as it sails (an
+interception's dice decide whether it goes on); module.run_file's rollback undoes that one.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from .activation import end_activation
 from .geo import Board
 from .orders import UseLine
 from .refusals import RULEBOOK, illegal
-from .state import State
+from .state import State, clone
 
 Order = dict[str, Any]
 Events = list[dict[str, Any]]
@@ -108,8 +109,12 @@ def set_standing(t: Turn, o: Order) -> None:
 
 
 def _check_strategic_move(t: Turn, o: Order) -> None:
-    """The rest (4.1-4.1.3) is checked hex by hex along the path (movement.strategic_move)."""
-    actions.own_unit(t.s, o, o["unit"], t.seat)
+    """4.1-4.1.3 depend on each step of the path (supply traced with the moving unit): the walk
+    runs on a scratch copy (it rolls no die), and the real move only once it went through."""
+    from .movement import strategic_move
+
+    scratch = clone(t.s)
+    strategic_move(scratch, t.b, o, actions.own_unit(scratch, o, o["unit"], t.seat), o["path"], [])
 
 
 def _strategic_move(t: Turn, o: Order) -> None:
