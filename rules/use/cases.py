@@ -16,7 +16,7 @@ PRESTATE (one statement a line; words in [] optional)::
     weather mild poor | weather all severe
     country GER axis|western|soviet|neutral [active|neutral|collapsed] [will=N] [printed=N] [offmap=N] [mult=N]
             [pp=N] [dow=no] [pro=F] [collapses=N]   (collapsed = active, collapsed once: 13.2)
-    unit ID COUNTRY KIND HEX|box=BOX [reduced] [elite] [supply=low|no] [sorties=N] [fort] [sm] [setup=HEX]
+    unit ID COUNTRY KIND HEX|box=BOX [reduced] [elite] [shock] [supply=low|no] [sorties=N] [fort] [sm] [setup=HEX]
          [arrive=N]                      (box=turn arrive=N setup=HEX: arrives on turn N, 12.2)
     control HEX FACTION | fort HEX FACTION | policy NAME | marker airdrop|partisans HEX FACTION
     seazone ID HEX... | seazone-adj A B | seabox ID FACTION ZONE...   sea zones and sea Map Boxes
@@ -257,6 +257,8 @@ def _unit(s: State, head: str, pos: list[str], kv: dict[str, str]) -> None:
                  elite="elite" in pos, supply=kv.get("supply", "full"),
                  sorties=int(kv.get("sorties", 0)), fort="fort" in pos, box=kv.get("box"))
     u["sm"] = "sm" in pos
+    if "shock" in pos:
+        u["shock"] = True
     if "setup" in kv:
         u["setup"] = kv["setup"]
     if "arrive" in kv:  # box=turn arrive=N setup=HEX: arrives on turn N (12.2)

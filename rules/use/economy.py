@@ -178,7 +178,8 @@ def _mobilize_cost(u: Unit) -> int:
 
 def check_mobilize(state: State, b: Board, order: Order, faction: str) -> None:
     """USE 8.3: place a unit of the Mobilization box in a friendly Mainland city of its country
-    (a port for naval units); ground units arrive reduced, air/naval units with 4 Sorties."""
+    (a port for naval units); ground units arrive reduced (USSR non-Shock infantry at full
+    strength), air/naval units with 4 Sorties."""
     u = _unit(state, order, order["unit"], faction, "8.3")
     h = order["to"]
     if u["box"] != "mobilization":
@@ -203,7 +204,8 @@ def mobilize(state: State, b: Board, order: Order, faction: str, events: Events)
     _pay(state, u["country"], _mobilize_cost(u))
     u.update({"hex": h, "box": None, "supply": "full", "fort": False, "sm": False})
     if is_ground(u):
-        u["reduced"] = True
+        # USE 8.3: reduced, except USSR non-Shock infantry, which mobilizes at full strength
+        u["reduced"] = not (u["country"] == "USSR" and u["kind"] == "infantry" and not u.get("shock"))
     else:
         u["sorties"] = 4
     events.append({"kind": "mobilize", "unit": u["id"], "hex": h})

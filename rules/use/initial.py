@@ -52,6 +52,8 @@ def state_from_scenario(sc: Any) -> State:
         reduced = spec.strength == "reduced"
         u = new_unit(spec.id, spec.country, spec.kind, None, reduced=reduced, elite=spec.elite,
                      sorties=spec.sorties, fort=spec.in_fort)
+        if spec.shock:
+            u["shock"] = True
         if pl.kind == "hex":
             u["hex"] = str(pl.hex)
         elif pl.kind == "box":

@@ -106,6 +106,12 @@ def land_reach(state: State, b: Board, unit: Unit, start: str | None = None) -> 
     return set(reach) | seen, set(reach)
 
 
+def lss_reached(state: State, b: Board, unit: Unit, start: str | None = None) -> list[str]:
+    """The Limited Supply Sources a land supply line from ``start`` reaches (7.3, 7.4), sorted."""
+    hexes, _ = land_reach(state, b, unit, start)
+    return sorted(hexes & sources(state, b, unit)[1])
+
+
 def trace(state: State, b: Board, unit: Unit, start: str | None = None) -> str | None:
     """The Supply Source a land supply line from ``start`` reaches: "uss", "lss" or None (7.4)."""
     if faction_of(state, unit) is None:

@@ -18,7 +18,8 @@ from .verbs import TABLE, Turn
 
 Order = dict[str, Any]
 Events = list[dict[str, Any]]
-VERSION = "0.7"  # 0.7: strict dice (strictdice.py): combats and due orders resolve in a later file
+VERSION = "0.8"  # 0.8: 7.3 each Limited Source feeds two units; 8.3 USSR infantry full; 13.2 Map Boxes
+# 0.7: strict dice (strictdice.py): combats and due orders resolve in a later file
 # 0.6: Straits (4.2.4, 6.4.3; the Strait of Dover)
 # 0.5: Strategic Warfare (9.2, authored table), Pact/Appeasement end-outside-home
 # 0.4: naval interception/escort/transport, escorted air strikes, conquest effects, Vichy

@@ -38,7 +38,7 @@ from typing import Any, TypedDict
 
 from .airduel import Roller, air_duel
 from .geo import Board
-from .landsupply import land_reach, sources, trace
+from .landsupply import land_reach, lss_reached, sources, trace
 from .politics import may_attack
 from .state import State, Unit, enemies, faction_of, hex_of, on_map, units_at
 
@@ -55,6 +55,7 @@ class SeaRoute(TypedDict):
     source: str
     risk: int
     steps: int
+    lss: list[str]  # the Limited Supply Sources it reaches (for their two-unit limit, 7.3)
 
 WARSHIPS = ("carrier", "surface")
 NAVAL_INTERCEPT_RANGE = 2  # USE 6.4.3: within 2 Sea Zones
@@ -162,6 +163,7 @@ def sea_routes(state: State, b: Board, unit: Unit, start: str | None = None) -> 
             paths = _naval_paths(state, b, faction, b.zones_of(port))
             for loc, (risk, steps, path) in sorted(paths.items()):
                 got: str | None = None
+                limited: set[str] = set()
                 if loc in b.sea_boxes:
                     if loc in SOURCE_BOXES.get(unit["country"], frozenset()) and b.sea_boxes[loc] == faction:
                         got = "uss"
@@ -170,11 +172,13 @@ def sea_routes(state: State, b: Board, unit: Unit, start: str | None = None) -> 
                         if q == port or not _friendly_port(state, b, q, faction):
                             continue
                         src = "uss" if q in uss else "lss" if q in lss else trace(state, b, unit, q)
+                        if src == "lss":
+                            limited.update([q] if q in lss else lss_reached(state, b, unit, q))
                         if src == "uss" or (src == "lss" and got is None):
                             got = src
                 if got:
                     out.append({"carrier": carrier["id"], "port": port, "path": path, "source": got,
-                                "risk": risk, "steps": steps})
+                                "risk": risk, "steps": steps, "lss": sorted(limited) if got == "lss" else []})
     out.sort(key=lambda r: (r["source"] != "uss", r["risk"], r["steps"], r["carrier"], r["port"]))
     return out
 

@@ -65,6 +65,7 @@ class Unit(TypedDict):
     attack_mode: str | None
     repatriated: bool
     setup: NotRequired[str | None]  # activation (13.1) or Turn Track (12.2) hex
+    shock: NotRequired[bool]  # a Shock unit (3.2); the key is present only on Shock units
     arrive: NotRequired[int]  # turn of arrival from the Turn Track (12.2)
 
 
@@ -338,6 +339,15 @@ def new_unit(uid: str, country: str, kind: str, hex_: str | None, *, reduced: bo
         "attack_mode": None,  # "mobile"/"assault" used this phase (USE 5.3.3)
         "repatriated": False,  # repatriated this turn: cannot be activated (USE 10.4)
     }
+
+
+# Boxes a unit is out of play in; any other box is a Map Box (1.3.5), where a unit is in play.
+OUT_OF_PLAY = ("mobilization", "eliminated", "inactive", "removed", "upgrade", "turn", "conditional")
+
+
+def in_play(unit: Unit) -> bool:
+    """On the map or in a Map Box: where collapse (13.2) and the like reach a unit."""
+    return on_map(unit) or (unit["box"] is not None and unit["box"] not in OUT_OF_PLAY)
 
 
 def clone(state: State) -> State:

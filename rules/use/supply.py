@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from .geo import Board
-from .landsupply import LSS_CAPACITY, sources, trace
+from .landsupply import LSS_CAPACITY, lss_reached, sources, trace
 from .politics import COOP_EXEMPT
 from .state import State, Unit, faction_of, is_air, is_ground, is_naval, on_map
 
@@ -31,14 +31,14 @@ def auto_full(state: State, b: Board, unit: Unit) -> bool:
 
 def supply_check(state: State, b: Board, faction: str, events: Events, ctx: Any = None) -> None:
     """USE 7.2 Supply Check Sub-Phase for ``faction`` (mutates ``state``). A unit whose land line
-    reaches no Unlimited Source tries a sea line (seasupply.py); ``ctx`` rolls interceptions."""
+    reaches no Unlimited Source tries a sea line (seasupply.py); ``ctx`` rolls interceptions.
+    Units that reach only Limited Sources share them out last (``_share_limited``)."""
     from .seasupply import dice_bound, intercept, sea_routes
     from .strictdice import need
 
-    lss_used: dict[str, int] = {}
     traced: dict[str, bool] = {}  # carrier id -> interdicted (each convoy traced once, 7.4)
     used: set[str] = set()  # interceptors already used this Supply Check
-    reduced = state["done_turn"]["supply_reduced"]
+    limited: dict[str, list[str]] = {}  # unit id -> the Limited Sources its line reaches
     for uid in sorted(state["units"]):
         u = state["units"][uid]
         if faction_of(state, u) != faction:
@@ -49,6 +49,7 @@ def supply_check(state: State, b: Board, faction: str, events: Events, ctx: Any 
         if not on_map(u) or not (is_ground(u) or is_air(u) or is_naval(u)):
             continue
         got = trace(state, b, u)
+        reach = lss_reached(state, b, u) if got == "lss" else []
         if got != "uss":
             for r in sea_routes(state, b, u):
                 if r["source"] != "uss" and got == "lss":
@@ -61,27 +62,69 @@ def supply_check(state: State, b: Board, faction: str, events: Events, ctx: Any 
                         intercept(state, b, carrier, r["path"], used, ctx, events))
                 if not traced[r["carrier"]]:
                     got = r["source"]
+                    reach = r["lss"]
                     events.append({"kind": "sea-supply", "unit": uid, "carrier": r["carrier"],
                                    "port": r["port"], "path": r["path"], "source": got})
                     break
         if got == "uss":
             u["supply"] = "full"
-            continue
-        if got == "lss":
+        elif got == "lss":
+            limited[uid] = reach
+        else:
+            _reduce(state, uid, events)
+    fed = _share_limited(limited)
+    for uid in sorted(limited):
+        if uid in fed:
             # DECISION: a Limited Source puts the unit at Low Supply whatever its state was (7.3).
-            # DECISION: LSS capacity is spent in unit-id order, one source pool per faction
-            # (the text does not say how the two units are chosen; rules-gaps 15).
-            if lss_used.get(faction, 0) < LSS_CAPACITY * max(1, len(sources(state, b, u)[1])):
-                lss_used[faction] = lss_used.get(faction, 0) + 1
-                u["supply"] = "low"
+            state["units"][uid]["supply"] = "low"
+        else:
+            _reduce(state, uid, events)
+
+
+def _share_limited(reach: dict[str, list[str]]) -> dict[str, str]:
+    """Each Limited Supply Source supplies up to two units (7.3): unit id -> its source.
+
+    DECISION: the text does not say which units a source feeds when more can reach it
+    (rules-gaps 15); as a player would, the sources feed as many units as they can (a
+    maximum matching, by augmenting paths), and among equal choices the lower unit ids and
+    source hexes first, so every tool computes the same."""
+    load: dict[str, list[str]] = {}
+    fed: dict[str, str] = {}
+
+    def place(uid: str, seen: set[str]) -> bool:
+        for src in reach[uid]:
+            if src in seen:
                 continue
-        if uid in reduced:
-            continue  # USE 7.2: reduced once per turn at most
-        new = {"full": "low", "low": "no", "no": "no"}[u["supply"]]
-        if new != u["supply"]:
-            reduced.append(uid)
-            events.append({"kind": "supply", "unit": uid, "from": u["supply"], "to": new})
-            u["supply"] = new
+            seen.add(src)
+            users = load.setdefault(src, [])
+            if len(users) < LSS_CAPACITY:
+                users.append(uid)
+                fed[uid] = src
+                return True
+            for other in sorted(users):
+                if place(other, seen):
+                    users.remove(other)
+                    users.append(uid)
+                    fed[uid] = src
+                    return True
+        return False
+
+    for uid in sorted(reach):
+        place(uid, set())
+    return fed
+
+
+def _reduce(state: State, uid: str, events: Events) -> None:
+    """A unit that traced no supply drops one level, once a turn at most (USE 7.2)."""
+    u = state["units"][uid]
+    reduced = state["done_turn"]["supply_reduced"]
+    if uid in reduced:
+        return
+    new = {"full": "low", "low": "no", "no": "no"}[u["supply"]]
+    if new != u["supply"]:
+        reduced.append(uid)
+        events.append({"kind": "supply", "unit": uid, "from": u["supply"], "to": new})
+        u["supply"] = new
 
 
 def disband_ban(state: State, b: Board, unit: Unit, faction: str) -> tuple[str, str] | None:

@@ -6,7 +6,7 @@ from typing import Any
 
 from .conquest import effects
 from .geo import Board
-from .state import State, Unit, enemies, faction_of, is_ground, on_map
+from .state import State, Unit, enemies, faction_of, in_play, is_ground
 from .tables import authored
 
 Events = list[dict[str, Any]]
@@ -98,7 +98,8 @@ def collapse(state: State, b: Board, country: str, events: Events) -> None:
     c["collapses"] += 1
     for uid in sorted(state["units"]):
         u = state["units"][uid]
-        if u["country"] != country or not on_map(u):
+        # Wherever they are: on the map and in Map Boxes alike (13.2 makes no exception)
+        if u["country"] != country or not in_play(u):
             continue
         if is_ground(u) and not u["reduced"]:
             u["reduced"] = True
