@@ -11,6 +11,7 @@ from .state import (
     Unit,
     faction_of,
     ground_at,
+    in_play,
     is_air,
     is_ground,
     is_leg,
@@ -97,7 +98,7 @@ def has_choice(state: State, b: Board, phase: str, faction: str) -> bool:
     mine = [u for u in state["units"].values() if faction_of(state, u) == faction]
     rich = any(c["pp"] > 0 for c in state["countries"].values() if c["faction"] == faction)
     if phase == "replacements":
-        return rich and any(on_map(u) and u["supply"] == "full" and not u["sm"]
+        return rich and any(in_play(u) and u["supply"] == "full" and not u["sm"]
                             and ((is_ground(u) and u["reduced"] and u["kind"] != "garrison") or u["sorties"] > 0)
                             for u in mine)
     if phase == "upgrade":
@@ -115,10 +116,11 @@ def _replace_cost(u: Unit) -> tuple[int, int]:
 
 
 def check_replace(state: State, order: Order, faction: str) -> None:
-    """USE 8.1: improve a unit in Full Supply, not marked with Strategic Move, once per turn."""
+    """USE 8.1: improve a unit in a hex or a Map Box, in Full Supply, not marked with Strategic
+    Move, once per turn."""
     u = _unit(state, order, order["unit"], faction, "8.1")
-    if not on_map(u):
-        illegal(order, f"{u['id']} is not on the map", "8.1")
+    if not in_play(u):
+        illegal(order, f"{u['id']} is neither on the map nor in a Map Box", "8.1")
     if u["supply"] != "full":
         illegal(order, f"{u['id']} is not in Full Supply", "8.1")
     if u["sm"]:
