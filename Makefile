@@ -41,9 +41,11 @@ demo: $(STAMP) sysdeps
 bench: $(STAMP)
 	$(PY) bench/run.py
 
-# Structure-aware fuzzing of the intake (tools/fuzz_intake.py): PBEM_FUZZ_N inputs, 0 untyped.
+# Structure-aware fuzzing of the intake (tools/fuzz_intake.py), then of every parser
+# (tools/fuzz_all.py): PBEM_FUZZ_N inputs each, 0 untyped (docs/reliability.md: figures, time).
 fuzz: $(STAMP)
 	PBEM_FUZZ_N=$${PBEM_FUZZ_N:-100000} $(PY) tools/fuzz_intake.py
+	PBEM_FUZZ_N=$${PBEM_FUZZ_N:-100000} $(PY) tools/fuzz_all.py
 
 # The runtime dependencies resolve from wheels alone for Windows, macOS and Linux, on the
 # oldest CPython pbem supports and a current one (pip download --only-binary=:all:; needs PyPI).
@@ -61,6 +63,10 @@ lint: $(STAMP)
 clean:
 	rm -rf $(VENV) demo-out bench-out .mypy_cache .ruff_cache
 
-# SIGKILL pbem at random points, at least 200 times (CI runs a smaller count).
+# Random-play soak (tools/soak.py): complete games of every game by bots through the real
+# protocol, invariants after every file, full audits (docs/reliability.md: plan, CPU budget);
+# PBEM_SOAK_ARGS narrows it (e.g. "--game duel-short --games 5"). Then SIGKILL pbem at random
+# points, at least 200 times (CI runs a smaller count).
 soak: $(STAMP)
+	$(PY) tools/soak.py $${PBEM_SOAK_ARGS:-}
 	PBEM_CRASH_COUNT=$${PBEM_CRASH_COUNT:-200} $(PY) -m pytest -q -s -p no:cacheprovider tests/test_crash.py

@@ -3,9 +3,14 @@
 Every command runs in a subprocess, alternately with a bare interpreter, in
 the same run: a ratio survives a noisy shared machine better than a time does.
 The game is France 1940 after its first files (tests/helpers.py's demo
-driver); identities are saved with a low scrypt work factor so that "play
-without unlock" measures pbem, not scrypt (the agent of issue 11 is what
-removes the unlock from a sitting).
+driver). Each player's key agent runs (pbem.protocol.keyagent.serve in a thread
+of this process, its socket under a temporary XDG_RUNTIME_DIR), as in a sitting
+after `pbem agent start`: `play` and `receive` sign and decrypt through it and
+pay no unlock. The identity files are saved at a low scrypt work factor anyway,
+so that a command that fell back to unlocking would show, not hang.
+
+``python bench/bench_cli.py --profile play`` (or receive, status, verify) prints
+the cProfile of one run of that command instead.
 """
 
 from __future__ import annotations
@@ -17,6 +22,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -57,20 +63,46 @@ def _setup(tmp: Path, files: int) -> dict[str, Any]:
         save_identity(p.session.ident, p.home.identity_file, PASS, work_factor=10)
         atomic_write(p.home.card_file, p.card.to_text().encode())
     roots = {s: gamestore.game_dir(p.home, gid).root for s, p in players.items()}
+    _start_agents(players)
     return {"players": players, "gid": gid, "next": (seat, text), "roots": roots,
             "saved": {s: tmp / f"saved-{s}" for s in players},
             "make_next": lambda: game.play(players[seat].session, gamestore.game_dir(players[seat].home, gid),
                                            text)[0].raw}
 
 
+def _start_agents(players: dict[str, Any]) -> None:
+    """One key agent per player, in threads of this process (they die with it)."""
+    from pbem.protocol import keyagent
+
+    for p in players.values():
+        path = keyagent.socket_path(p.home.config)
+        ready = threading.Event()
+        threading.Thread(target=keyagent.serve, args=(p.session.ident, path),
+                         kwargs={"idle": 3600, "ready": ready.set}, daemon=True).start()
+        ready.wait(10)
+
+
+def _compile_all() -> None:
+    import compileall
+
+    for folder in ("pbem", "rules"):
+        compileall.compile_dir(str(ROOT / folder), quiet=1)
+
+
 def _cmd(home: Path, *args: str) -> list[str]:
     return [sys.executable, "-m", "pbem.cli", "--home", str(home), *args]
 
 
-def measure(runs: int = 5, files: int = 8) -> dict[str, float]:
+def measure(runs: int = 5, files: int = 8, profile: str | None = None) -> dict[str, float]:
     """Median CPU seconds and ratio to `python -c pass` per command, and the peak RSS of each."""
     tmp = Path(tempfile.mkdtemp(prefix="pbem-bench-cli-"))
+    os.environ["XDG_RUNTIME_DIR"] = str(tmp / "run")  # the agents' sockets, for this process and its children
+    (tmp / "run").mkdir(mode=0o700)
     env = {**os.environ, "PBEM_PASSPHRASE": PASS}
+    # Commands start from compiled bytecode, as an installed pbem does: a shell with
+    # PYTHONDONTWRITEBYTECODE set would otherwise have every run compile what changed since.
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    _compile_all()
     try:
         g = _setup(tmp, files)
         seat, text = g["next"]
@@ -104,6 +136,19 @@ def measure(runs: int = 5, files: int = 8) -> dict[str, float]:
         for _ in range(2):  # compile .pyc, warm the page cache
             _run([sys.executable, "-c", "pass"], env)
             _run(_cmd(home[seat], "status"), env)
+        if profile is not None:
+            who, argv = cases[profile]
+            if who is not None:
+                restore(who)
+            (ROOT / "bench-out").mkdir(exist_ok=True)
+            out = ROOT / "bench-out" / f"profile-{profile}.out"
+            subprocess.run([sys.executable, "-m", "cProfile", "-o", str(out), *argv[1:]], env=env, check=True,
+                           stdout=subprocess.DEVNULL)
+            import pstats
+
+            pstats.Stats(str(out)).sort_stats("cumulative").print_stats(60)
+            pstats.Stats(str(out)).sort_stats("tottime").print_stats(25)
+            return {}
         res: dict[str, float] = {}
         samples: dict[str, list[float]] = {k: [] for k in [*cases, "pass"]}
         peak: dict[str, float] = {}
@@ -133,6 +178,9 @@ def measure(runs: int = 5, files: int = 8) -> dict[str, float]:
 
 
 if __name__ == "__main__":
+    if sys.argv[1:2] == ["--profile"]:
+        measure(profile=sys.argv[2])
+        raise SystemExit(0)
     for k, v in measure(runs=int(os.environ.get("PBEM_BENCH_RUNS", "3"))).items():
         print(f"{k:24} {v:10.3f}")
     print(f"bench process peak {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MB")

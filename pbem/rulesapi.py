@@ -163,6 +163,12 @@ class Action:
     args: tuple[Arg, ...] = ()
     rule: str = ""  # the rule that allows it, e.g. "USE 5.3.2"
     summary: str = ""  # a short sentence for menus and templates
+    # What the rules already know of its outcome, for templates and the board: e.g. the DRMs
+    # that will apply ("attacker +1 tank; defender +1 terrain") or the odds ("3:1").
+    note: str = ""
+    # For an action with a ``repeat`` argument (a move's path): complete values of it that the
+    # rules found legal, one per reachable destination (the last element). Empty: not listed.
+    paths: tuple[tuple[str, ...], ...] = ()
 
     def line(self, values: dict[str, str] | None = None) -> str:
         """The order's text: each required argument from ``values``, else its first choice.
@@ -189,7 +195,8 @@ class Action:
         return {"verb": self.verb, "rule": self.rule, "summary": self.summary,
                 "args": [{"name": a.name, "kind": a.kind, "keyword": a.keyword, "optional": a.optional,
                           "repeat": a.repeat, "choices": None if a.choices is None else list(a.choices)}
-                         for a in self.args]}
+                         for a in self.args],
+                "note": self.note, "paths": [list(p) for p in self.paths]}
 
 
 @dataclass(frozen=True)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import random
+import shlex
 import signal
 import subprocess
 import sys
@@ -117,6 +118,77 @@ def test_sigkill_during_receive_and_play(tmp_path: Path) -> None:
     elapsed = time.perf_counter() - started
     print(f"\ncrash safety: {kills} SIGKILLs in {elapsed:.0f}s, store consistent after each, no file lost")
     assert kills >= min(COUNT, 1)
+
+
+# The CLI with its mail step replaced by a SIGKILL: the kill lands after the turn file is
+# written and before any mail is queued, the window a random kill rarely hits.
+KILL_AT_MAIL = ("import os, signal, pbem.mail.dispatch as m; "
+                "m.dispatch = lambda *a, **k: os.kill(os.getpid(), signal.SIGKILL); "
+                "from pbem.cli import main; main()")
+
+
+def _env(p: Player) -> dict[str, str]:
+    tests = str(Path(__file__).parent)
+    return {**os.environ, "PBEM_PASSPHRASE": f"pw-{p.name}", "PBEM_RULES_MODULES": "toygame:DUEL",
+            "PYTHONPATH": tests + os.pathsep + os.environ.get("PYTHONPATH", "")}
+
+
+def _mails_of(p: Player, gid: bytes, seq: int) -> list[Path]:
+    out = store.game_dir(p.home, gid).outbox
+    return [x for x in out.glob(f"*-{seq:06d}-turn-{p.name}.pbem.*.eml")] if out.is_dir() else []
+
+
+def _duel_on_disk(tmp_path: Path) -> tuple[Player, Player, bytes]:
+    red, blue = _player_on_disk(tmp_path, "red"), _player_on_disk(tmp_path, "blue")
+    data = genesis.make_proposal(red.session.ident, rules_name="duel", scenario="endless", my_seat="red",
+                                 cards={"red": red.card, "blue": blue.card}, options={"strict_dice": False},
+                                 rng=red.session.rng, now=1_700_000_000)
+    gid = game.create(red.session, data).con.game_id
+    jf, _ = game.join(blue.session, data)
+    game.receive(red.session, jf.raw)
+    return red, blue, gid
+
+
+def test_a_kill_between_the_file_and_its_mail_is_repaired_by_the_next_command(tmp_path: Path) -> None:
+    red, _, gid = _duel_on_disk(tmp_path)
+    orders = tmp_path / "orders.txt"
+    orders.write_text("pass\n")
+    home = ["--home", str(red.home.config.parent)]
+    proc = subprocess.run([sys.executable, "-c", KILL_AT_MAIL, *home, "play", gid.hex(), "--orders", str(orders),
+                           "--outbox"], env=_env(red), capture_output=True, timeout=120)
+    assert proc.returncode == -signal.SIGKILL
+    assert _check_consistent(red, gid) == 1 and _mails_of(red, gid, 1) == []
+    # Not only `status`: any command that reads the game for play queues what the kill left.
+    r = subprocess.run([sys.executable, "-m", "pbem.cli", *home, "orders", "template", gid.hex()],
+                       env=_env(red), capture_output=True, timeout=120, text=True)
+    assert r.returncode == 0, r.stderr
+    assert "queued the missing mail" in r.stdout
+    assert len(_mails_of(red, gid, 1)) == 1
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="a POSIX shell pipe")
+def test_play_into_a_closed_pipe_still_queues_the_mail(tmp_path: Path) -> None:
+    red, blue, gid = _duel_on_disk(tmp_path)
+    orders = tmp_path / "orders.txt"
+    orders.write_text("pass\n")
+    cmd = [sys.executable, "-m", "pbem.cli", "--home", str(red.home.config.parent), "play", gid.hex(),
+           "--orders", str(orders), "--outbox"]
+    for p in (red, blue):  # queue the setup's own mails (made in-process), so play prints nothing first
+        assert _cli(p, "status") == 0
+    # The reader is gone before the first word is written: every echo meets a broken pipe.
+    proc = subprocess.Popen(cmd, env=_env(red), stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert proc.stdout is not None
+    proc.stdout.close()
+    _, err = proc.communicate(timeout=120)
+    assert _check_consistent(red, gid) == 1, err
+    assert len(_mails_of(red, gid, 1)) == 1, "the mail is queued before anything is printed"
+    # And through a real shell pipe, as a player types it.
+    assert _cli(blue, "receive", str(next(store.game_dir(red.home, gid).outbox.glob("*-000001-turn-red.pbem")))) == 0
+    line = " ".join(shlex.quote(w) for w in [*cmd[:4], str(blue.home.config.parent), "play", gid.hex(),
+                                             "--orders", str(orders), "--outbox"])
+    r = subprocess.run(f"{line} | head -1", shell=True, env=_env(blue), capture_output=True, text=True, timeout=120)
+    assert r.stdout.count("\n") == 1
+    assert _check_consistent(blue, gid) == 2 and len(_mails_of(blue, gid, 2)) == 1
 
 
 def test_home_paths_used_by_crash_test(tmp_path: Path) -> None:

@@ -283,3 +283,24 @@ def test_receive_names_each_file_once_and_refusals_on_stderr(tmp_path: Path) -> 
     refusal = next(x for x in r.stderr.splitlines() if "junk.pbem" in x).split("refused: ", 1)[1]
     assert r.output.count(refusal.split(": ", 1)[1]) == 1  # the closing error does not repeat it
     assert "pbem: error: 1 of 2 files refused" in r.stderr
+
+
+@pytest.mark.parametrize(("args", "message", "where"), [
+    (["play"], "Missing argument 'GAME'", "pbem play"),
+    (["frobnicate"], "No such command 'frobnicate'", "pbem"),
+    (["status", "--bogus"], "No such option '--bogus'", "pbem status"),
+])
+def test_click_usage_errors_read_like_every_other_error(tmp_path: Path, args: list[str], message: str,
+                                                        where: str) -> None:
+    """A command line click refuses gets pbem's two lines and exit code 2 (docs/cli.md), not click's
+    own three-line form."""
+    import os
+    import subprocess
+    import sys
+
+    env = {**os.environ, "PBEM_HOME": str(tmp_path / "home")}
+    r = subprocess.run([sys.executable, "-m", "pbem.cli", *args], capture_output=True, text=True, env=env,
+                       timeout=60)
+    assert r.returncode == 2
+    assert r.stderr.splitlines() == [f"pbem: error: {message}.",
+                                     f"pbem: hint: run '{where} --help' to see its arguments and options"]

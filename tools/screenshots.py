@@ -5,7 +5,7 @@
 Plays a short France 1940 game through the library (tests/browser.py: two players,
 deterministic keys and dice), renders
 
-* ``summary.png``: the Western player's summary after the Axis's first combat (file 5), whole,
+* ``summary-france-1940.png``: the Western player's summary after the Axis's first combat (file 5), whole,
 * ``history.png``: the top of the history page of the game's first two turns,
 
 and screenshots both in Debian's headless Chromium over the DevTools protocol, failing
@@ -53,8 +53,8 @@ def main() -> int:
         failed = False
         with Chromium(tmp / "browser", width=a.width, height=a.height) as browser:
             # the whole summary (its combat report is below the map); the top of the history
-            for name, full in (("summary", True), ("history", False)):
-                res = browser.load((pages / f"{name}.html").as_uri(), full_page=full)
+            for page, name, full in (("summary", "summary-france-1940", True), ("history", "history", False)):
+                res = browser.load((pages / f"{page}.html").as_uri(), full_page=full)
                 problems = res.errors + png_problems(res.png, a.width, None if full else a.height)
                 for p in problems:
                     print(f"{name}: {p}", file=sys.stderr)

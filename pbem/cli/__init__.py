@@ -3,10 +3,41 @@
 ``pbem.cli:main`` is the console script; the commands live in the modules of
 this package by topic and register on the one ``cli`` group when first used
 (``pbem.cli.base.COMMANDS``), so that each command imports only what it needs.
+`pbem --help` and `pbem status` are answered without click when they can be
+(pbem.cli.quick): importing click alone takes longer than issue 11 allows them.
 """
 
 from __future__ import annotations
 
-from pbem.cli.base import cli, main
+import io
+import sys
+
+# Not typing.TYPE_CHECKING: importing typing costs `pbem --help` a tenth of its time (mypy reads
+# any constant of this name so).
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from pbem.cli.base import cli
 
 __all__ = ["cli", "main"]
+
+
+def main(argv: list[str] | None = None) -> None:
+    from pbem.cli import quick
+
+    args = list(sys.argv[1:] if argv is None else argv)
+    for stream in (sys.stdout, sys.stderr):  # as pbem.cli.base.main does
+        if isinstance(stream, io.TextIOWrapper):
+            stream.reconfigure(errors="backslashreplace")
+    if quick.run(args):
+        return
+    from pbem.cli import base
+
+    base.main(argv)
+
+
+def __getattr__(name: str) -> object:
+    if name == "cli":
+        from pbem.cli import base
+
+        return base.cli
+    raise AttributeError(f"module 'pbem.cli' has no attribute {name!r}")

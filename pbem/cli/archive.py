@@ -10,7 +10,7 @@ import click
 
 from pbem.cli.base import Ctx, _progress, cli, pass_ctx
 from pbem.crypto import age
-from pbem.errors import InvalidInput, NotFound, PbemError, UsageError
+from pbem.errors import AuthError, InvalidInput, NotFound, PbemError, UsageError
 from pbem.formats.names import check_seat
 from pbem.play import game
 from pbem.protocol import genesis, turnfile
@@ -257,7 +257,10 @@ def verify(c: Ctx, game_ref: str | None, all_games: bool, proof_file: str | None
         if evid:
             click.echo(f"  evidence of equivocation kept: {', '.join(evid)}")
     if bad:
-        raise PbemError(f"{bad} violation(s) found", hint="the lines above name each file, seat and problem")
+        # A violation is a signed file whose contents the rules, the dice or a commitment refute:
+        # the same failure as a file refused on arrival, so the same exit code (6, docs/cli.md).
+        raise AuthError(f"{bad} violation(s) found", hint="the lines above name each file, seat and problem; "
+                        "keep the files as evidence ('pbem verify GAME --proof FILE')")
 
 
 @cli.command("check-proof")
@@ -273,4 +276,4 @@ def check_proof(file: str) -> None:
     for line in rep.problems:
         click.echo(f"  problem: {line}")
     if rep.problems:
-        raise PbemError(f"{len(rep.problems)} problem(s) in the bundle", hint="the bundle was altered or is incomplete")
+        raise AuthError(f"{len(rep.problems)} problem(s) in the bundle", hint="the bundle was altered or is incomplete")

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from pbem import __version__
+from pbem.cli.commands import COMMANDS, hoist_global_options
 from pbem.errors import ExitCode, NotFound, OrderErrors, PbemError, UsageError
 from pbem.formats.text import decode_text
 from pbem.store import paths
@@ -141,57 +142,6 @@ def read_text_file(path: str, what: str) -> str:
 pass_ctx = click.make_pass_decorator(Ctx)
 
 
-# Every command: (the module that registers it, the first paragraph of its help). The module is
-# imported only when the command runs; `pbem --help` lists the commands from here
-# (tests/test_speed_structure.py checks this table against the commands themselves).
-COMMANDS: dict[str, tuple[str, str]] = {
-    "agent": ("pbem.cli.agent", "Keep your identity unlocked for a while, in one background process."),
-    "archive": ("pbem.cli.archive", "Export a whole game to one file, or import one (observers, recovery)."),
-    "check-proof": ("pbem.cli.archive", "Check a dispute bundle (no identity or game needed)."),
-    "game": ("pbem.cli.games", "Propose and join games."),
-    "games": ("pbem.cli.games", "List the games (rules modules) this pbem can play."),
-    "inspect": ("pbem.cli.archive",
-                "Show a pbem file's envelope (no key needed), or extract one encrypted part."),
-    "lock": ("pbem.cli.agent", "Lock your identity now: the key agent forgets it and stops."),
-    "key": ("pbem.cli.keys", "Your identity: signing and encryption keys, and your player card."),
-    "orders": ("pbem.cli.games", "Check order files, or list what you may order now."),
-    "play": ("pbem.cli.games",
-             "Apply your orders for the current phase, write the next turn file and mail it."),
-    "receive": ("pbem.cli.mailcmds",
-                "Take game files into their games: .pbem files, .eml mails, a Maildir or IMAP."),
-    "recover": ("pbem.cli.archive", "Rebuild lost game folders from their files (mail attachments, .pbem or "
-                ".eml) and your identity."),
-    "resend": ("pbem.cli.mailcmds", "Send your mails again: those still queued, else your last file of GAME "
-               "(an opponent lost it)."),
-    "show": ("pbem.cli.games", "Show the game as you may see it: your private view unless --public."),
-    "status": ("pbem.cli.games", "List this home's games and whose move it is."),
-    "verify": ("pbem.cli.archive", "Re-check a game from its files: chain, signatures, dice, commitments, rules."),
-}
-
-
-GLOBAL_OPTIONS = ("--home", "--passphrase-file")
-
-
-def hoist_global_options(args: list[str]) -> list[str]:
-    """``pbem status --home X`` read as ``pbem --home X status``: the global options may follow
-    the command, where a player naturally adds them; they are moved in front of it (up to ``--``)."""
-    front: list[str] = []
-    rest: list[str] = []
-    i = 0
-    while i < len(args):
-        a = args[i]
-        if a == "--":
-            rest.extend(args[i:])
-            break
-        if a in GLOBAL_OPTIONS and i + 1 < len(args):
-            front.extend(args[i:i + 2])
-            i += 2
-            continue
-        (front if a.split("=", 1)[0] in GLOBAL_OPTIONS else rest).append(a)
-        i += 1
-    return front + rest
-
-
 class PbemGroup(click.Group):
     """Turns every PbemError into the documented error/hint lines and exit code.
 
@@ -253,6 +203,7 @@ def _waiting(lock: Path) -> None:
 def cli(cctx: click.Context, home: str | None, passphrase_file: str | None) -> None:
     """pbem: play wargames by email with signed, encrypted turn files."""
     cctx.obj = Ctx(paths.resolve(home), passphrase_file)
+    paths.use_cache_dir(cctx.obj.home.cache)
 
 
 def _send(c: Ctx, gs: store.GameStore, d: game.Derived, f: turnfile.SignedFile, outbox_only: bool) -> None:
@@ -300,20 +251,6 @@ class _progress:
             self.bar.__exit__(None, None, None)
 
 
-def _ago(then: int, now: int) -> str:
-    import datetime
-
-    dt = max(0, now - then)
-    when = datetime.datetime.fromtimestamp(then, datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")
-    if dt < 3600:
-        rel = f"{dt // 60} min"
-    elif dt < 2 * 86400:
-        rel = f"{dt // 3600} h"
-    else:
-        rel = f"{dt // 86400} days"
-    return f"{when} ({rel} ago)"
-
-
 def _report(e: PbemError) -> None:
     if isinstance(e, OrderErrors) and len(e.errors) > 1:
         click.echo(f"pbem: error: {len(e.errors)} problems in the orders", err=True)
@@ -331,10 +268,27 @@ def main(argv: list[str] | None = None) -> None:
         if isinstance(stream, io.TextIOWrapper):
             stream.reconfigure(errors="backslashreplace")
     try:
-        cli.main(args=argv, prog_name="pbem")
+        code = cli.main(args=argv, prog_name="pbem", standalone_mode=False)
+    except click.exceptions.NoArgsIsHelpError as e:  # `pbem` alone: the help, as click prints it
+        click.echo(e.format_message())
+        sys.exit(ExitCode.OK)
+    except click.UsageError as e:
+        # click's own usage errors (a missing argument, an unknown option or command) in the
+        # two-line form of every other pbem error, with its exit code (docs/cli.md)
+        where = e.ctx.command_path if e.ctx is not None else "pbem"
+        click.echo(f"pbem: error: {e.format_message()}", err=True)
+        click.echo(f"pbem: hint: run '{where} --help' to see its arguments and options", err=True)
+        sys.exit(ExitCode.USAGE)
+    except click.Abort:
+        click.echo("pbem: stopped: nothing was changed by the question left unanswered", err=True)
+        sys.exit(ExitCode.GENERIC)
+    except click.ClickException as e:
+        e.show()
+        sys.exit(e.exit_code)
     except Exception as e:
         if os.environ.get("PBEM_DEBUG"):
             raise
         click.echo(f"pbem: error: internal error: {type(e).__name__}: {e}", err=True)
         click.echo("pbem: hint: this is a bug in pbem; rerun with PBEM_DEBUG=1 and report the traceback", err=True)
         sys.exit(70)
+    sys.exit(code if isinstance(code, int) else 0)

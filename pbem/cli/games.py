@@ -10,7 +10,7 @@ from typing import Any
 import click
 
 from pbem import rulesapi
-from pbem.cli.base import Ctx, _ago, _send, cli, outbox_option, pass_ctx, read_text_file
+from pbem.cli.base import Ctx, cli, outbox_option, pass_ctx, read_text_file
 from pbem.errors import FingerprintMismatch, InvalidInput, NotConfirmed, NotFound, OrderErrors, UsageError
 from pbem.formats.names import USER_HINT, check_seat
 from pbem.play import ending, game
@@ -72,16 +72,14 @@ def game_new(c: Ctx, rules_name: str, scenario: str, seats: tuple[str, ...],
                                  now=s.clock())
     d = game.create(s, data)
     gs = store.game_dir(c.home, d.con.game_id)
-    click.echo(f"game {d.con.game_id.hex()} proposed")
-    for seat, card in sorted(cards.items()):
-        click.echo(f"  {seat:10} {card.name} <{card.email}> {card.fingerprint}")
-    click.echo(f"proposal: {gs.outbox / game.outbox_name(d.con.proposal)}")
-    _send(c, gs, d, d.con.proposal, outbox_only)
+    lines = [f"game {d.con.game_id.hex()} proposed",
+             *[f"  {seat:10} {card.name} <{card.email}> {card.fingerprint}" for seat, card in sorted(cards.items())],
+             f"proposal: {gs.outbox / game.outbox_name(d.con.proposal)}"]
     # The host's other seats join at once, each with its own dice master (docs/protocol.md §6a).
-    for seat in d.my_seats:
-        if seat in d.joins:
-            click.echo(f"joined as {seat}: {gs.outbox / game.outbox_name(d.joins[seat])}")
-            _send(c, gs, d, d.joins[seat], outbox_only)
+    joins = [d.joins[seat] for seat in d.my_seats if seat in d.joins]
+    lines += [f"joined as {jf.author}: {gs.outbox / game.outbox_name(jf)}" for jf in joins]
+    # Mailed before anything is printed, as `play` does: a closed pipe cannot leave a file unmailed.
+    _deliver(c, gs, d, [d.con.proposal, *joins], outbox_only, lines)
 
 
 def _option_lines(options: dict[str, Any]) -> list[str]:
@@ -155,9 +153,9 @@ def game_join(c: Ctx, proposal: str, expects: tuple[str, ...], accept_options: b
         click.confirm("Do you accept these game options?", abort=True)
     joins, d = game.join_seats(s, data)
     gs = store.game_dir(c.home, d.con.game_id)
-    for jf in joins:  # one join per seat this player holds
-        click.echo(f"joined as {jf.author}: {gs.outbox / game.outbox_name(jf)}")
-        _send(c, gs, d, jf, outbox_only)
+    # one join per seat this player holds, mailed before anything is printed
+    _deliver(c, gs, d, joins, outbox_only,
+             [f"joined as {jf.author}: {gs.outbox / game.outbox_name(jf)}" for jf in joins])
 
 
 @game_group.command("end")
@@ -195,32 +193,32 @@ def game_end(c: Ctx, game_ref: str, vote: str | None, alone: str | None, outbox_
                          hint="pass one of --propose, --accept, --decline, --agree, --concede, --abandon")
     gs = store.find_game(c.home, game_ref)
     s = c.session()
+    ref = gs.root.name[:12]
+    d0 = _load_repaired(c, gs)
     if vote:
         if vote == "agree":
-            pend = game.load(s, gs).pending()
+            pend = d0.pending()
             vote = "accept" if pend is not None and pend.kind == ending.ANSWER_KIND else "propose"
         f, d = game.play(s, gs, "", end_vote=vote)
-        click.echo(f"end {vote if vote != 'propose' else 'proposal'} written (file {f.seq}): "
-                   f"{gs.outbox / game.outbox_name(f)}")
+        lines = [f"end {vote if vote != 'propose' else 'proposal'} written (file {f.seq}): "
+                 f"{gs.outbox / game.outbox_name(f)}"]
         pend = d.pending()
         if ending.agreed(d.est):
-            click.echo("every seat has agreed to end the game: reveal with 'pbem game end "
-                       f"{gs.root.name[:12]}' (each player)")
+            lines.append(f"every seat has agreed to end the game: each player now reveals with 'pbem game end {ref}'")
         elif pend is not None:
-            click.echo(f"next: {pend.seat}: {pend.phase}")
-        _send(c, gs, d, f, outbox_only)
+            lines.append(f"next: {pend.seat}: {pend.phase}")
+        _deliver(c, gs, d, [f], outbox_only, lines)
         return
     # One reveal per seat of this player's (docs/protocol.md §6a).
     files, d = game.end_all(s, gs, alone or "")
-    for f in files:
-        click.echo(f"reveal written ({f.header['reason']}): {gs.outbox / game.outbox_name(f)}")
+    lines = [f"reveal written ({f.header['reason']}): {gs.outbox / game.outbox_name(f)}" for f in files]
     result = ending.outcome(d)
     if result:
-        click.echo(f"result: {result}")
+        lines.append(f"result: {result}")
     waiting = [x for x in d.con.seats if x not in d.reveals]
-    click.echo(f"waiting for reveals from: {', '.join(waiting)}" if waiting else "every seat has revealed")
-    for f in files:
-        _send(c, gs, d, f, outbox_only)
+    lines.append(f"waiting for reveals from: {', '.join(waiting)}" if waiting else
+                 f"every seat has revealed: 'pbem verify {ref}' audits the game")
+    _deliver(c, gs, d, files, outbox_only, lines)
 
 
 @cli.command()
@@ -241,22 +239,77 @@ def play(c: Ctx, game_ref: str, orders_file: str | None, dice_request: int | Non
     When the game waits for your dice release (`pbem status` says so), play
     without --orders: the file carries only your dice seeds.
     """
+    from pbem.play import lookahead
+
     gs = store.find_game(c.home, game_ref)
     if seat is not None:
         check_seat(seat, where="--seat", hint=USER_HINT)
+    d0 = _load_repaired(c, gs)
     if orders_file is None and dice_request is None:
-        d0 = game.load(c.session(), gs)
         pend0 = d0.pending()
         if pend0 is None or pend0.kind != "dice-release":
             raise UsageError("--orders is required (only a dice release is played without orders)",
                              hint=f"run 'pbem orders template {game_ref}' to write your orders")
     text = read_text_file(orders_file, "orders file") if orders_file else ""
+    if seat is not None:
+        d0.use_seat(seat)
+    # What the file's automatic start resolves, told first: computed before the file is made.
+    start = lookahead.file_start(d0).sentences if text else []
     f, d = game.play(c.session(), gs, text, dice_request or 0, seat=seat)
-    out = gs.outbox / game.outbox_name(f)
-    click.echo(f"turn file {f.seq} written: {out}")
+    # Queued before anything is printed: a closed pipe (`| head -1`) cannot leave the file unmailed.
+    _deliver(c, gs, d, [f], outbox_only, [
+        *[f"your file first resolved: {s}" for s in start],
+        f"turn file {f.seq} written: {gs.outbox / game.outbox_name(f)}",
+        _next_line(d)])
+
+
+def _load_repaired(c: Ctx, gs: store.GameStore) -> game.Derived:
+    """The game, after repairing what a crash may have left: a torn store, a file of ours whose
+    mail was never queued (a kill or a closed pipe between the two). Every command that plays
+    starts here, so no file stays unmailed past the next command."""
+    s = c.session()
+    msgs = game.repair(s, gs)
+    d = game.load(s, gs)
+    if game.unmailed(gs, d):
+        from pbem.mail import dispatch
+
+        msgs += dispatch.repair(s, gs, d)
+    for m in msgs:
+        click.echo(f"{gs.root.name[:12]}  repaired: {m}")
+    return d
+
+
+def _next_line(d: game.Derived) -> str:
     pend = d.pending()
-    click.echo(f"next: {pend.seat}: {pend.phase}" if pend else f"game over: {d.rules.result(d.public)}")
-    _send(c, gs, d, f, outbox_only)
+    if pend is not None:
+        return f"next: {pend.seat}: {pend.phase}"
+    return f"game over: {ending.outcome(d)}; each player now reveals with 'pbem game end {d.con.game_id.hex()[:12]}'"
+
+
+def _deliver(c: Ctx, gs: store.GameStore, d: game.Derived, files: list[turnfile.SignedFile], outbox_only: bool,
+             lines: list[str]) -> None:
+    """Mail (or queue) ``files``, then print ``lines`` and where each mail went.
+
+    The mails are queued before the first word is printed: output closed early (`pbem play ...
+    | head -1`) or a mail failure then never leaves a written file without its mail.
+    """
+    from pbem.mail import MailError, dispatch, load_config
+
+    cfg = None if outbox_only else load_config(c.home)
+    results = []
+    try:
+        for f in files:
+            results += dispatch.dispatch(c.session(), gs, d, f, cfg, use_config=False)
+    except MailError as e:
+        for line in lines:
+            click.echo(line)
+        where = f" ({e.queued})" if getattr(e, "queued", None) else ""
+        raise MailError(f"the file is saved, but mailing it failed: {e}{where}",
+                        hint=f"{e.hint}; then run 'pbem resend {gs.root.name[:12]}'") from None
+    for line in lines:
+        click.echo(line)
+    for r in results:
+        click.echo(f"  {'mailed' if r.status == 'sent' else 'queued'}: {r.path}")
 
 
 @cli.group()
@@ -283,12 +336,26 @@ def orders_check(c: Ctx, game_ref: str, orders_file: str) -> None:
 def orders_template(c: Ctx, game_ref: str) -> None:
     """Print a commented order file of what you may do now."""
     gs = store.find_game(c.home, game_ref)
-    d = game.load(c.session(), gs)
+    d = _load_repaired(c, gs)
     pend = d.pending()
     if pend is not None and pend.kind == "dice-release" and pend.seat == d.my_seat:
         click.echo(f"# {pend.wanted}\n# pbem play {game_ref}   (no --orders)\n", nl=False)
         return
-    click.echo(d.rules.order_template(d.public, d.private, d.my_seat or ""), nl=False)
+    click.echo(_template(d, game_ref), nl=False)
+
+
+def _template(d: game.Derived, game_ref: str) -> str:
+    """The game's template, with what the file's start resolves and the legal actions (pbem.present.cockpit)."""
+    from pbem.play import lookahead
+    from pbem.present import cockpit
+
+    start = lookahead.file_start(d)
+    seat = d.my_seat or ""
+    pend = d.pending()
+    # The orders meet the state the file's start leaves (a combat resolved, a unit advanced).
+    public, private = (d.public, d.private) if start.public is None else (start.public, start.private)
+    acts = [] if pend is None or pend.kind == "dice-release" else d.rules.legal_actions(public, private, seat)
+    return cockpit.template(d.rules.order_template(public, private, seat), start.lines(), acts, game_ref)
 
 
 @orders.command("actions")
@@ -332,6 +399,10 @@ def _action_text(a: rulesapi.Action) -> str:
         if arg.choices:
             more = f" ... ({len(arg.choices)} in all)" if len(arg.choices) > 12 else ""
             lines.append(f"    {arg.name.upper()}: {' '.join(arg.choices[:12])}{more}")
+    if a.note:
+        lines.append(f"    {a.note}")
+    if a.paths:
+        lines.append(f"    ends: {' '.join(p[-1] for p in a.paths)}")
     return "\n".join([f"{' '.join(words)}    # {a.rule}: {a.summary}", *lines])
 
 
@@ -348,8 +419,8 @@ def orders_prompt(c: Ctx, game_ref: str, output: str, then_play: bool, outbox_on
     """
     gs = store.find_game(c.home, game_ref)
     s = c.session()
-    d = game.load(s, gs)
-    click.echo(d.rules.order_template(d.public, d.private, d.my_seat or ""), nl=False)
+    d = _load_repaired(c, gs)
+    click.echo(_template(d, game_ref), nl=False)
     lines: list[str] = []
     while True:
         line = click.prompt("order", default="", show_default=False).strip()
@@ -371,8 +442,8 @@ def orders_prompt(c: Ctx, game_ref: str, output: str, then_play: bool, outbox_on
     click.echo(f"orders written: {output}")
     if then_play:
         f, d = game.play(s, gs, "\n".join(lines) + "\n")
-        click.echo(f"turn file {f.seq} written: {gs.outbox / game.outbox_name(f)}")
-        _send(c, gs, d, f, outbox_only)
+        _deliver(c, gs, d, [f], outbox_only, [f"turn file {f.seq} written: {gs.outbox / game.outbox_name(f)}",
+                                               _next_line(d)])
     else:
         click.echo(f"play them with: pbem play {gs.root.name[:12]} --orders {output}")
 
@@ -397,12 +468,26 @@ def show(c: Ctx, game_ref: str, as_html: bool, public: bool, output: str | None,
     ctx = summary.build(d, d.my_seat, private=not public and d.my_seat is not None)
     ctx["attached"] = False  # the same page as a mail's, with no file attached to point at
     out = render.render_html(ctx) if as_html else render.render_text(ctx)
+    if not as_html and d.started:
+        out = "".join(f"{line}\n" for line in _show_head(d, gs.root.name[:12], public)) + out
     if output:
         # The private view shows what only this seat may know: readable by its owner alone.
         atomic_write(Path(output), out.encode("utf-8"), mode=FILE_MODE)
         click.echo(f"written: {output}")
     else:
         click.echo(out, nl=False)
+
+
+def _show_head(d: game.Derived, ref: str, public: bool) -> list[str]:
+    """What `show` says first: that the game has ended (as `status` says it), or what the start
+    of this player's next file will resolve (private view only: it uses the player's dice)."""
+    if d.closed or d.pending() is None:
+        return [f"This game is {_ending_text(d, ref)}."]
+    if public:
+        return []
+    from pbem.play import lookahead
+
+    return lookahead.file_start(d).lines()
 
 
 @cli.command()
@@ -414,6 +499,7 @@ def status(c: Ctx) -> None:
     state only); it unlocks your identity only to rebuild a stale cache or to
     queue a mail a crash left unwritten.
     """
+    from pbem.cli import statusline
     from pbem.present import summary
 
     games = store.all_games(c.home)
@@ -440,27 +526,34 @@ def status(c: Ctx) -> None:
             d = game.load(s, gs)
             for msg in dispatch.repair(s, gs, d):
                 click.echo(f"{gs.root.name[:12]}  repaired: {msg}")
+        if not (d.started and d.closed):
+            # One line maker for this path and the fast one that reads the glance (pbem.cli.quick).
+            click.echo(statusline.line(game.glance_facts(d), gs.root.name[:12], now))
+            if peeked is not None:
+                game.refresh_glance(gs, d)
+            continue
         you = f"you: {summary.seats_text(d, d.my_seats)}" if d.my_seats else "you: observer"
         head = f"{gs.root.name[:12]}  {d.con.h['rules']}/{d.con.h['scenario']}  {you}"
-        if not d.started:
-            click.echo(f"{head}  waiting for joins: {', '.join(d.waiting_for_joins)}")
-            continue
-        pend = d.pending()
-        if d.closed:
-            waiting = [x for x in d.con.seats if x not in d.reveals]
-            click.echo(f"{head}  ended; " + (f"waiting for reveals from {', '.join(waiting)}"
-                                             if waiting else "all revealed: 'pbem verify' audits it"))
-        elif pend is None:
-            click.echo(f"{head}  over: {ending.outcome(d)}")
-        elif pend.seat in d.my_seats:
-            as_seat = f" (as {summary.seats_text(d, [pend.seat])})" if len(d.my_seats) > 1 else ""
-            click.echo(f"{head}  file {d.seq}  YOUR MOVE{as_seat}: {pend.phase}")
-        else:
-            since = d.log[-1]["time"] if d.log else d.con.proposal.header["time"]
-            click.echo(f"{head}  file {d.seq}  waiting for file {d.seq + 1} from {summary.seats_text(d, [pend.seat])} "
-                       f"({pend.phase}), their move since {_ago(since, now)}")
+        click.echo(f"{head}  {_ending_text(d, gs.root.name[:12])}")
     for p in inv:
         click.echo(f"{p.stem[:12]}  invitation: pbem game join {p}")
+
+
+def _ending_text(d: game.Derived, ref: str) -> str:
+    """A game over or closed, in the words `status`, `show` and `game end` share: how it ended,
+    whose reveals are still missing, and what this player runs next."""
+    outcome = ending.outcome(d) or "ended"
+    state = "ended" if d.closed else "over"
+    waiting = [x for x in d.con.seats if x not in d.reveals]
+    mine = [x for x in waiting if x in d.my_seats]
+    if not waiting:
+        return f"ended ({outcome}); every seat has revealed: 'pbem verify {ref}' audits the game"
+    head = f"{state} ({outcome}); waiting for reveals from {', '.join(waiting)}"
+    if mine:
+        return f"{head}: yours is wanted, run 'pbem game end {ref}'"
+    if not d.my_seats:
+        return f"{head}: an observer imports the game ('pbem archive import') once every reveal is in"
+    return f"{head}; you have revealed"
 
 
 @cli.command("games")

@@ -26,6 +26,8 @@ from pbem.rulesapi import Action
 Order = dict[str, Any]
 E = TypeVar("E")  # what check and apply receive: the game's state and whatever else it needs
 WORD = re.compile(r"\S+")
+# Lone surrogates: bytes that were not UTF-8, decoded with surrogateescape (argv, some readers).
+SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 class Line:
@@ -212,6 +214,10 @@ class VerbTable(Generic[E, L]):
         body = strip_comment(text)
         if not body.strip():
             return None
+        bad = SURROGATE.search(body)
+        if bad is not None:
+            # Such a word could never be encoded into the turn file: refuse it here, at its column.
+            raise InvalidOrder("this line holds bytes that are not UTF-8 text", line=no, column=bad.start() + 1)
         ln = make_line(no, body)
         col, word = ln.toks[0]
         name = word.lower()

@@ -29,6 +29,7 @@ from pbem.mail.send import SendResult, send_or_queue
 from pbem.play.game import Derived, Session, outbox_name
 from pbem.present import render, summary
 from pbem.protocol import turnfile
+from pbem.store import glance
 from pbem.store.gamestore import GameStore
 
 
@@ -155,12 +156,15 @@ def missing_mails(store: GameStore, d: Derived) -> list[tuple[turnfile.SignedFil
         if folder.is_dir():
             have |= {p.name for p in folder.glob("*.eml")}
     out: list[tuple[turnfile.SignedFile, list[str]]] = []
-    for sf in store.files():
+    stored = store.files()
+    index = [(sf.seq, sf.kind, sf.author, sf.path.name) for sf in stored]
+    for sf in stored:
         if sf.author not in d.my_seats:
             continue
         f = turnfile.parse(sf.read())
         base = outbox_name(f)
         missing = [s for s, held in d.con.players().items() if f.author not in held
+                   and not glance.answered(sf.seq, sf.kind, held, index)
                    and not any(n.startswith(f"{base}.{s}.") for n in have)]
         if missing:
             out.append((f, missing))

@@ -27,7 +27,7 @@ from pbem.formats import canonical
 from pbem.play.game import Derived, Session, derive, save_cache
 from pbem.protocol import turnfile
 from pbem.protocol.genesis import read_proposal
-from pbem.store.fsutil import make_dirs
+from pbem.store.fsutil import atomic_write, make_dirs
 from pbem.store.gamestore import GameStore, game_dir
 
 MAGIC = b"pbem-archive/v1\n"
@@ -97,6 +97,7 @@ def import_archive(session: Session, data: bytes) -> tuple[GameStore, Derived]:
     """Check every file of an archive, then add the game to this home in one rename."""
     game, files = read(data)
     precheck(files)
+    _check_observer(session, files)
     final = game_dir(session.home, game)
     if final.root.exists():
         raise StateError(f"game {game.hex()[:12]} is already in this home",
@@ -109,10 +110,41 @@ def import_archive(session: Session, data: bytes) -> tuple[GameStore, Derived]:
             staged.add(f.seq, f.kind, f.author, f.raw)
         d = derive(session, staged)
         save_cache(staged, d)
+        _record_sent(staged, d)
         staged.root.rename(final.root)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     return final, d
+
+
+def _check_observer(session: Session, files: list[turnfile.SignedFile]) -> None:
+    """A player who holds no seat reads a game only through its reveals (they publish the file
+    keys): refuse, saying when to come back, rather than failing on the first sealed file."""
+    con = read_proposal(files[0])
+    if con.seats_of(session.ident.card()):
+        return
+    missing = sorted(set(con.seats) - {f.author for f in files if f.kind == "reveal"})
+    if missing:
+        raise StateError(f"you hold no seat in game {con.game_id.hex()[:12]}: an observer reads it through "
+                         f"the players' reveals, and this archive lacks those of {', '.join(missing)}",
+                         hint="observers import a game after every reveal is in: ask for the archive again "
+                              "once every player has run 'pbem game end'")
+
+
+def _record_sent(store: GameStore, d: Derived) -> None:
+    """Record every file of ours as mailed: an import recovers a game whose files already went
+    out (they are in the archive because someone held them), so the first command after it must
+    not queue them again. A marker per mail, named as the mail would be (pbem.mail.dispatch),
+    in sent/; 'pbem resend' still sends one again on request."""
+    gid = store.game_id.hex()[:12]
+    stamp = b"X-Pbem-Note: recorded as sent by 'pbem archive import'; no mail was sent from this home\n\n"
+    for sf in store.files():
+        if sf.author not in d.my_seats:
+            continue
+        base = f"{gid}-{sf.seq:06d}-{sf.kind}-{sf.author}.pbem"  # pbem.play.game.outbox_name
+        for seat, held in d.con.players().items():
+            if sf.author not in held:
+                atomic_write(store.sent_dir / f"{base}.{seat}.imported.eml", stamp, mode=0o600)
 
 
 def from_files(blobs: list[bytes], on_error: Callable[[int, PbemError], None] | None = None

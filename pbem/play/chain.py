@@ -6,7 +6,7 @@ state, and so the home, as it was (pbem.play.game writes only after).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from pbem import rulesapi
 from pbem.errors import (
@@ -116,6 +116,29 @@ def _attested_equivocation(store: GameStore, d: Derived, f: SignedFile) -> None:
              "with 'pbem check-proof', to show the other players")
 
 
+# The engine state's parts a file changes only by setting a key (never inside a value): a copy of
+# each map shares the values. "released" grows by appending seeds to lists, which are copied.
+_SET_ONLY = ("used", "commits", "opened", "revealed_rolls", "reserved")
+
+
+def copy_engine_state(est: EngineState) -> EngineState:
+    """A copy of ``est`` that a file's changes leave ``est`` untouched by, for the cost of its keys.
+
+    The state grows with the game (every seed released, commitment and opening), and a
+    deep copy at every file made a long game's replay quadratic in its values (issue 11).
+    Anything not known to be changed only so (a new part, the end agreement) is deep-copied.
+    """
+    out: dict[str, Any] = {}
+    for k, v in est.items():
+        if k in _SET_ONLY:
+            out[k] = dict(v)  # type: ignore[call-overload]
+        elif k == "released":
+            out[k] = {p: {r: list(seeds) for r, seeds in by.items()} for p, by in est["released"].items()}
+        else:
+            out[k] = clone(v)
+    return cast(EngineState, out)
+
+
 def apply_turn(session: Session, d: Derived, f: SignedFile) -> None:
     """Verify ``f`` completely and advance ``d`` (``d`` is left unchanged on error)."""
     h = f.header
@@ -123,7 +146,8 @@ def apply_turn(session: Session, d: Derived, f: SignedFile) -> None:
     if f.author not in con.cards:
         raise FileRejected(f"file {f.seq} names seat {f.author!r}, which is not in this game")
     f.verify_signature(con.cards[f.author].signing_key)
-    signedtime.check_follows(f, signedtime.last_time(d.log, con.proposal, d.joins.values()))
+    last = d.last_log()  # the newest entry alone: the log itself stays on disk
+    signedtime.check_follows(f, signedtime.last_time([last] if last else [], con.proposal, d.joins.values()))
     if h["rules_hash"] != con.h["rules_hash"] or h["scenario_hash"] != con.h["scenario_hash"]:
         raise Unsupported(f"file {f.seq} was made with other rules or another scenario than this game's")
     pend = d.pending()
@@ -148,7 +172,7 @@ def apply_turn(session: Session, d: Derived, f: SignedFile) -> None:
     engine_file = is_engine_phase(phase)
     if not _may_claim(phase, pend):
         raise FileRejected(f"file {f.seq} claims phase {phase!r}; the game is in {pend.phase!r}")
-    est = clone(d.est)
+    est = copy_engine_state(d.est)
     rules = d.rules
     told_states: dict[str, Any] = {}
     if engine_file:
@@ -169,8 +193,8 @@ def apply_turn(session: Session, d: Derived, f: SignedFile) -> None:
     d.public = out_public
     d.seq = f.seq
     d.last_hash = f.hash
-    d.log.append({"seq": f.seq, "author": f.author, "phase": phase, "time": h["time"],
-                  "events": public["events"]})
+    d.add_log({"seq": f.seq, "author": f.author, "phase": phase, "time": h["time"],
+               "events": public["events"]})
     # New maps, not changed ones: a shallow copy of ``d`` (a fork) must not move with it.
     d.privates = {**d.privates, **told_states}
     own = parts.get(f.author)
@@ -213,7 +237,7 @@ def _replay_held(d: Derived, est: EngineState, f: SignedFile, payload: Payload, 
     told_states = dict([first] if first is not None else [])
     for seat in others[1:]:
         if parts[seat].get("told"):
-            _, st = _replay_rules(d, clone(d.est), f, payload, public, seat, parts[seat]["told"])
+            _, st = _replay_rules(d, copy_engine_state(d.est), f, payload, public, seat, parts[seat]["told"])
             if st is not None:
                 told_states[st[0]] = st[1]
     return out_public, told_states

@@ -88,7 +88,15 @@ class Derived:
     public: Any = None
     privates: dict[str, Any] = field(default_factory=dict)
     secrets_by: dict[str, dict[str, Any]] = field(default_factory=dict)
-    log: list[dict[str, Any]] = field(default_factory=list)
+    # The event log, one entry per turn file: read from the game's log file only when asked for
+    # (``log``); a file's entry is added without reading it (``add_log``), so `receive` and
+    # `play` never decode a log that grows with the game (issue 11; pbem.play.game.load).
+    _log: list[dict[str, Any]] | None = field(default_factory=list, repr=False)
+    _log_load: Callable[[], list[dict[str, Any]]] | None = field(default=None, repr=False)
+    _log_added: list[dict[str, Any]] = field(default_factory=list, repr=False)
+    _log_last: dict[str, Any] | None = field(default=None, repr=False)
+    #: (entries, bytes) of the log file this state was loaded with: what a save appends to
+    log_on_disk: tuple[int, int] | None = field(default=None, repr=False)
     masters: dict[str, bytes] = field(default_factory=dict)
     keys: Keyring | None = None
     reveals: dict[str, SignedFile] = field(default_factory=dict)
@@ -96,6 +104,52 @@ class Derived:
     focus: str | None = None
     #: seat -> the sides it plays (``Scenario.side_map``), known once the game has started
     sides: dict[str, list[str]] = field(default_factory=dict)
+
+    @property
+    def log(self) -> list[dict[str, Any]]:
+        if self._log is None:
+            assert self._log_load is not None
+            self._log = [*self._log_load(), *self._log_added]
+            self._log_added = []
+        return self._log
+
+    @log.setter
+    def log(self, entries: list[dict[str, Any]]) -> None:
+        self._log, self._log_load, self._log_added, self.log_on_disk = entries, None, [], None
+        self._log_last = entries[-1] if entries else None
+
+    def lazy_log(self, load: Callable[[], list[dict[str, Any]]], last: dict[str, Any] | None,
+                 on_disk: tuple[int, int]) -> None:
+        """The log is in a file: ``load`` reads it when someone asks; ``last`` is its last entry."""
+        self._log, self._log_load, self._log_added, self._log_last = None, load, [], last
+        self.log_on_disk = on_disk
+
+    def add_log(self, entry: dict[str, Any]) -> None:
+        if self._log is None:
+            self._log_added.append(entry)
+        else:
+            self._log.append(entry)
+        self._log_last = entry
+
+    def last_log(self) -> dict[str, Any] | None:
+        """The newest entry of the log, without reading the log."""
+        if self._log is not None:
+            return self._log[-1] if self._log else None
+        return self._log_last
+
+    def log_since(self, n: int) -> list[dict[str, Any]]:
+        """The entries after the first ``n``, without reading the log when they were added since."""
+        if self._log is None:
+            assert self.log_on_disk is not None and n == self.log_on_disk[0]
+            return list(self._log_added)
+        return self._log[n:]
+
+    @property
+    def log_len(self) -> int:
+        if self._log is not None:
+            return len(self._log)
+        assert self.log_on_disk is not None
+        return self.log_on_disk[0] + len(self._log_added)
 
     @property
     def my_seat(self) -> str | None:
@@ -181,7 +235,19 @@ class Derived:
         seat = self.my_seat
         if seat is None or seat not in self.masters:
             raise StateError("this tool holds no seat's dice seeds in this game")
-        return dice.SeedTree(self.masters[seat], self.con.game_id, seat, self.params.depth)
+        key = (self.masters[seat], self.con.game_id, seat, self.params.depth)
+        tree = _TREES.get(key)
+        if tree is None:
+            while len(_TREES) >= 4:
+                del _TREES[next(iter(_TREES))]
+            tree = _TREES[key] = dice.SeedTree(*key)
+        return tree
+
+
+# Each seat's seed tree, built once per process: its Merkle tree hashes every seed of the game
+# (4,096 at the usual depth), and `play` asks for it three times (the lookahead, the rules'
+# rolls, the seed releases): a quarter of a USE phase's time before it was kept (issue 11).
+_TREES: dict[tuple[bytes, bytes, str, int], dice.SeedTree] = {}
 
 
 class Keyring:

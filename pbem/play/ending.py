@@ -159,6 +159,16 @@ def choose_reason(d: GameView, store: GameStore, author: str, unilateral: str) -
             raise StateError(f"the game has already ended ({allowed[0]}): reveal without --concede or --abandon",
                              hint="run 'pbem game end GAME'")
         return unilateral
+    e = d.est.get("end")
+    if allowed == UNILATERAL and e and not e["agreed"]:
+        if author in e["accepted"]:
+            raise StateError("the game is not over, and not every seat has agreed to end it: the end proposal "
+                             "waits for the other seats' answers",
+                             hint="wait for their files and 'pbem receive' them; then reveal with 'pbem game end GAME'")
+        raise StateError(f"the game is not over, and not every seat has agreed to end it: {e['proposer']} "
+                         "proposed to end it, and your answer is wanted",
+                         hint="accept with 'pbem game end GAME --agree' (or refuse with --decline); once every "
+                              "seat has accepted, reveal with 'pbem game end GAME'")
     if allowed == UNILATERAL:
         raise StateError("the game is not over, and not every seat has agreed to end it",
                          hint="propose an end by agreement with 'pbem game end GAME --propose', or end it "

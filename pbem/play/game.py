@@ -15,6 +15,7 @@ from pbem import rulesapi
 from pbem.crypto import age
 from pbem.errors import (
     BrokenChain,
+    EncodingError,
     Equivocation,
     NotAddressedToYou,
     NotFound,
@@ -33,6 +34,7 @@ from pbem.play.chain import (
     apply_turn,
     check_attest,
     check_turn_place,
+    copy_engine_state,
     is_engine_phase,
     prev_attest,
 )
@@ -52,13 +54,14 @@ from pbem.protocol.genesis import (
 )
 from pbem.protocol.identity import Card
 from pbem.protocol.turnfile import SignedFile
+from pbem.store import glance
 from pbem.store.gamestore import GameStore, game_dir
 
 # The public face of a game's operations: callers import these from here.
 __all__ = ["Derived", "Keyring", "Received", "Session", "add_join", "apply_engine_orders", "apply_turn", "begin",
-           "check_orders", "check_turn_place", "create", "derive", "end", "end_all", "is_engine_phase", "join",
-           "join_seats", "load", "my_move", "outbox_name", "peek", "play", "prev_attest", "produce_turn", "receive",
-           "repair", "save_cache", "unmailed"]
+           "check_orders", "check_turn_place", "create", "derive", "end", "end_all", "glance_facts",
+           "is_engine_phase", "join", "join_seats", "load", "my_move", "outbox_name", "peek", "play", "prev_attest",
+           "produce_turn", "receive", "refresh_glance", "repair", "save_cache", "unmailed"]
 
 
 Progress = Callable[[int, int], None]
@@ -92,16 +95,16 @@ def derive(session: Session, store: GameStore, progress: Progress | None = None)
 
 # cache.bin holds public derived state only; what only this seat may know is
 # sealed to its own age key in cache-private.age (pbem.store.gamestore).
-CACHED = ("seq", "last_hash", "public", "log", "est", "sides")
+CACHED = ("seq", "last_hash", "public", "est", "sides")
+# The event log is in log.bin, appended to as files come (pbem.store.gamestore); cache.bin says how
+# many entries and bytes of it are current, and holds the last entry (status, signed-time checks).
+CACHED_LOG = ("log_n", "log_end", "log_last")
 # Per seat: a player holding several seats keeps each seat's secrets apart (pbem.play.derived).
 CACHED_PRIVATE = ("privates", "secrets_by")
 
 
 def _cache_key(files: list[Any]) -> bytes:
-    from pbem.formats.hashing import lhash
-
-    return lhash("pbem/v1/cache-key", *[f.path.name for f in files],
-                 *[turnfile.file_hash(f.read()) for f in files[-1:]])
+    return glance.cache_key([f.path.name for f in files], files[-1].read() if files else None)
 
 
 def save_cache(store: GameStore, d: Derived) -> None:
@@ -113,7 +116,73 @@ def save_cache(store: GameStore, d: Derived) -> None:
         # compared, and drawing from a deterministic rng would shift every
         # later nonce of the game's files.
         sealed = age.encrypt(padding.pad(plain), [d.keyring.ident.age_recipient])
-    store.save_cache({"key": key, **{k: getattr(d, k) for k in CACHED}}, sealed)
+    n, end = _save_log(store, d)
+    log = {"log_n": n, "log_end": end, "log_last": d.last_log()}
+    store.save_cache({"key": key, **{k: getattr(d, k) for k in CACHED}, **log}, sealed,
+                     glance_data=None if d.closed else glance.encode(key, glance_facts(d)))
+
+
+def _save_log(store: GameStore, d: Derived) -> tuple[int, int]:
+    """Bring log.bin up to ``d``'s log: the new entries appended, or the whole log written."""
+    if d.log_on_disk is not None:
+        n, end = d.log_on_disk
+        new = d.log_since(n)
+        try:
+            end = store.append_log(new, end) if new else end
+        except (OSError, EncodingError):
+            pass
+        else:
+            d.log_on_disk = (n + len(new), end)
+            return d.log_on_disk
+    log = d.log
+    d.log_on_disk = (len(log), store.write_log(log))
+    return d.log_on_disk
+
+
+def _lazy_log(d: Derived, store: GameStore, cache: dict[str, Any],
+              rebuild: Callable[[], list[dict[str, Any]]]) -> bool:
+    """Point ``d`` at the log in log.bin (read when asked for); False when the file cannot hold it."""
+    n, end, last = cache["log_n"], cache["log_end"], cache["log_last"]
+    if not isinstance(n, int) or not isinstance(end, int) or store.log_size() < end:
+        return False
+
+    def load() -> list[dict[str, Any]]:
+        got = store.read_log(n, end)
+        return got if got is not None else rebuild()
+
+    d.lazy_log(load, last, (n, end))
+    return True
+
+
+def refresh_glance(store: GameStore, d: Derived) -> None:
+    """Write the glance of a game whose cache is current (``peek``) when it is missing or stale:
+    a home from an older pbem, whose next `status` then takes the fast path."""
+    files = store.files()
+    if not files or d.closed:
+        return
+    data = glance.encode(_cache_key(files), glance_facts(d))
+    try:
+        if store.glance_path.read_bytes() == data:
+            return
+    except OSError:
+        pass
+    from pbem.store.fsutil import atomic_write
+
+    atomic_write(store.glance_path, data, durable=False)
+
+
+def glance_facts(d: Derived) -> dict[str, Any]:
+    """What `pbem status` shows of a game not closed (pbem.store.glance, pbem.cli.statusline)."""
+    pend = d.pending() if d.started else None
+    return {
+        "rules": d.con.h["rules"], "scenario": d.con.h["scenario"], "my_seats": list(d.my_seats),
+        "players": {s: list(held) for s, held in d.con.players().items()},
+        "sides": {s: list(v) for s, v in d.sides.items()}, "seq": d.seq, "started": d.started,
+        "waiting_for_joins": d.waiting_for_joins,
+        "pending": None if pend is None else {"seat": pend.seat, "phase": pend.phase, "kind": pend.kind},
+        "over": ending.outcome(d) if d.started and pend is None else None,
+        "since": last["time"] if (last := d.last_log()) else d.con.proposal.header["time"],
+    }
 
 
 def _private_cache(store: GameStore, d: Derived, key: bytes) -> dict[str, Any] | None:
@@ -139,7 +208,7 @@ def load(session: Session, store: GameStore) -> Derived:
     files = store.files()
     cache = store.load_cache()
     if (cache is None or not files or cache.get("key") != _cache_key(files)
-            or any(sf.kind == "reveal" for sf in files) or any(k not in cache for k in CACHED)):
+            or any(sf.kind == "reveal" for sf in files) or any(k not in cache for k in (*CACHED, *CACHED_LOG))):
         return derive(session, store)
     # No initial state is built only to be replaced by the cached one.
     resumed = resume(session, turnfile.parse(files[0].read()),
@@ -155,6 +224,8 @@ def load(session: Session, store: GameStore) -> Derived:
             setattr(d, k, mine[k])
     for k in CACHED:
         setattr(d, k, cache[k])
+    if not _lazy_log(d, store, cache, lambda: derive(session, store).log):
+        return derive(session, store)
     return d
 
 
@@ -169,7 +240,7 @@ def peek(card: Card, store: GameStore) -> Derived | None:
     files = store.files()
     cache = store.load_cache()
     if (cache is None or not files or files[0].kind != "proposal" or cache.get("key") != _cache_key(files)
-            or any(sf.kind == "reveal" for sf in files) or any(k not in cache for k in CACHED)):
+            or any(sf.kind == "reveal" for sf in files) or any(k not in cache for k in (*CACHED, *CACHED_LOG))):
         return None
     con = read_proposal(turnfile.parse(files[0].read()))
     d = Derived(con=con, my_seats=con.seats_of(card))
@@ -187,7 +258,14 @@ def peek(card: Card, store: GameStore) -> Derived | None:
         return d
     for k in CACHED:
         setattr(d, k, cache[k])
-    return d
+    return d if _lazy_log(d, store, cache, _damaged_log(store)) else None
+
+
+def _damaged_log(store: GameStore) -> Callable[[], list[dict[str, Any]]]:
+    def fail() -> list[dict[str, Any]]:
+        raise StateError(f"the event log {store.log_path} does not match its cache",
+                         hint=f"delete {store.cache_path}: the next command that unlocks rebuilds both")
+    return fail
 
 
 def my_move(d: Derived) -> tuple[rulesapi.Pending, str]:
@@ -195,13 +273,17 @@ def my_move(d: Derived) -> tuple[rulesapi.Pending, str]:
     player's move (or not the move of the seat in focus, ``Derived.use_seat``)."""
     pend = d.pending()
     if d.closed:
-        raise StateError("the game is closed: secrets were revealed; no more turns are accepted")
+        todo = [s for s in d.my_seats if s not in d.reveals]
+        raise StateError("the game is closed: secrets were revealed; no more turns are accepted",
+                         hint="reveal too with 'pbem game end GAME'" if todo else
+                         "you have revealed: 'pbem status' shows whose reveals are missing")
     if pend is None:
         raise StateError("the game is over", hint="run 'pbem verify GAME' to check the archive")
     if pend.seat not in d.my_seats or d.focus not in (None, pend.seat):
         whose = "yours" if d.focus is None else f"your seat {d.focus}'s"
         raise StateError(f"it is {pend.seat}'s move ({pend.phase}), not {whose}",
-                         hint=f"wait for {pend.seat}'s file, then 'pbem receive' it")
+                         hint=f"wait for {pend.seat}'s file, then 'pbem receive' it; every order (standing "
+                              "orders too) goes in your next file")
     d.use_seat(pend.seat)
     return pend, pend.seat
 
@@ -216,7 +298,7 @@ def produce_turn(session: Session, store: GameStore, d: Derived, orders_text: st
     """
     pend, seat = my_move(d)
     rules = d.rules
-    est = clone(d.est)
+    est = copy_engine_state(d.est)
     seq = d.seq + 1
     phase = pend.phase
     if pend.kind in (dicefiles.RELEASE_KIND, ending.ANSWER_KIND) or dice_request or end_vote:
@@ -272,7 +354,7 @@ def check_orders(session: Session, store: GameStore, orders_text: str) -> list[A
     if pend.kind == dicefiles.RELEASE_KIND:
         dicefiles.release_orders(orders_text)  # a dice release takes no orders
         return []
-    ctx = EngineContext(d.params, clone(d.est), seat, d.seq + 1, author_mode=True, tree=d.tree(),
+    ctx = EngineContext(d.params, copy_engine_state(d.est), seat, d.seq + 1, author_mode=True, tree=d.tree(),
                         secrets=clone(d.secrets), rng=session.rng)
     errs = d.rules.check_orders(orders_text, seat, clone(d.public), clone(d.private), ctx)
     if errs:
@@ -303,15 +385,9 @@ def unmailed(store: GameStore, d: Derived) -> bool:
     for folder in (store.outbox, store.sent_dir):
         if folder.is_dir():
             have |= {p.name for p in folder.glob("*.eml")}
-    players = d.con.players().items()
-    gid = d.con.game_id.hex()[:12]
-    for sf in store.files():
-        if sf.author in d.my_seats:
-            base = f"{gid}-{sf.seq:06d}-{sf.kind}-{sf.author}.pbem"  # outbox_name of the file
-            if any(sf.author not in held and not any(n.startswith(f"{base}.{s}.") for n in have)
-                   for s, held in players):
-                return True
-    return False
+    files = [(sf.seq, sf.kind, sf.author, sf.path.name) for sf in store.files()]
+    players = {s: list(held) for s, held in d.con.players().items()}
+    return glance.missing_mail(d.con.game_id.hex(), files, list(d.my_seats), players, have)
 
 
 def repair(session: Session, store: GameStore) -> list[str]:

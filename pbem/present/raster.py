@@ -19,6 +19,7 @@ import unicodedata
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from functools import lru_cache
+from pathlib import Path
 from typing import Any, Protocol
 
 from PIL import Image, ImageChops, ImageColor, ImageDraw, ImageFont
@@ -265,25 +266,123 @@ _STATIC_MAX = 2  # a process renders one game's map, at most two sizes; each ent
 
 
 def _static(m: Layout, px: float, supersample: int) -> tuple[Image.Image, Image.Image, Image.Image]:
-    """The layers that never change in a game, drawn once per process (render.static_key)."""
+    """The layers that never change in a game: drawn once per process (render.static_key), and
+    kept in the home's cache folder (``_disk_load``) for the next command."""
     key = (m.static_key, px, supersample)
     hit = _STATIC.get(key) if m.static_key else None
     if hit is not None:
         return hit
     w, h = round(m.width * px), round(m.height * px)
-    p = Painter((w * supersample, h * supersample), px * supersample)
+    layers = _disk_load(key, (w * supersample, h * supersample)) if m.static_key else None
+    if layers is None:
+        layers = _draw_static(m, px, supersample, (w * supersample, h * supersample))
+        if m.static_key:
+            _disk_save(key, layers)
+    if m.static_key:
+        while len(_STATIC) >= _STATIC_MAX:
+            del _STATIC[next(iter(_STATIC))]
+        _STATIC[key] = layers
+    return layers
+
+
+def _draw_static(m: Layout, px: float, supersample: int,
+                 size: tuple[int, int]) -> tuple[Image.Image, Image.Image, Image.Image]:
+    p = Painter(size, px * supersample)
     _terrain(p, m)
     base = p.image.copy()
     _overlay(p, m)
     _markers(p, m)
     # Where the overlay changed a pixel: pasted back over the owners' edges, so they lie under it.
     mask = ImageChops.difference(base, p.image).convert("L").point(lambda v: 255 if v else 0)
-    layers = (base, p.image, mask)
-    if m.static_key:
-        while len(_STATIC) >= _STATIC_MAX:
-            del _STATIC[next(iter(_STATIC))]
-        _STATIC[key] = layers
-    return layers
+    return base, p.image, mask
+
+
+# --- the static layers on disk ------------------------------------------------------------------
+# One file per picture digest and size in the home's cache folder (pbem.store.paths.cache_dir):
+# a magic line, a JSON line (the full key, the size, the SHA-256 of the rest), then the three
+# layers' raw pixels, zlib-compressed. The key covers this module's source and Pillow's
+# version, so a file drawn by other code is never used; a file that does not check out is
+# drawn again and replaced. A command draws the static layer in ~50 ms and loads it in ~15.
+_DISK_MAGIC = b"pbem-map-static/1\n"
+_DISK_KEEP = 8  # files kept (a few scenarios and sizes; ~250 KB each)
+_MODES = ("RGB", "RGB", "L")
+
+
+def _disk_key(key: tuple[str, float, int]) -> str:
+    import hashlib
+
+    import PIL
+
+    with open(__file__, "rb") as fh:
+        code = hashlib.sha256(fh.read()).hexdigest()
+    return hashlib.sha256(repr((key, code, PIL.__version__)).encode()).hexdigest()
+
+
+def _disk_path(key: tuple[str, float, int]) -> tuple[Path, str] | None:
+    from pbem.store import paths
+
+    folder = paths.cache_dir()
+    if folder is None:
+        return None
+    full = _disk_key(key)
+    return folder / f"map-static-{full[:32]}.bin", full
+
+
+def _disk_load(key: tuple[str, float, int],
+               size: tuple[int, int]) -> tuple[Image.Image, Image.Image, Image.Image] | None:
+    import hashlib
+    import json
+    import zlib
+
+    where = _disk_path(key)
+    if where is None:
+        return None
+    path, full = where
+    try:
+        data = path.read_bytes()
+        if not data.startswith(_DISK_MAGIC):
+            return None
+        head, _, body = data[len(_DISK_MAGIC):].partition(b"\n")
+        meta = json.loads(head)
+        if (meta.get("key") != full or meta.get("size") != list(size)
+                or meta.get("sha256") != hashlib.sha256(body).hexdigest()):
+            return None
+        raw = zlib.decompress(body)
+    except (OSError, ValueError, zlib.error):
+        return None
+    w, h = size
+    lens = [w * h * len(mode) for mode in _MODES]
+    if len(raw) != sum(lens):
+        return None
+    out, at = [], 0
+    for mode, n in zip(_MODES, lens, strict=True):
+        out.append(Image.frombytes(mode, size, raw[at:at + n]))
+        at += n
+    return out[0], out[1], out[2]
+
+
+def _disk_save(key: tuple[str, float, int], layers: tuple[Image.Image, Image.Image, Image.Image]) -> None:
+    """Keep the layers for the next command; a cache that cannot be written is no error."""
+    import hashlib
+    import json
+    import zlib
+
+    from pbem.store.fsutil import atomic_write, make_dirs
+
+    where = _disk_path(key)
+    if where is None:
+        return
+    path, full = where
+    body = zlib.compress(b"".join(im.tobytes() for im in layers), 1)
+    meta = json.dumps({"key": full, "size": list(layers[0].size), "sha256": hashlib.sha256(body).hexdigest()})
+    try:
+        make_dirs(path.parent)
+        atomic_write(path, _DISK_MAGIC + meta.encode() + b"\n" + body, durable=False)
+        kept = sorted(path.parent.glob("map-static-*.bin"), key=lambda p: p.stat().st_mtime, reverse=True)
+        for old in kept[_DISK_KEEP:]:
+            old.unlink(missing_ok=True)
+    except OSError:
+        pass
 
 
 def draw(m: Layout, px: float, supersample: int = 2) -> Image.Image:

@@ -61,15 +61,22 @@ def make_dirs(path: Path) -> None:
         os.chmod(d, DIR_MODE)
 
 
-def atomic_write(path: Path, data: bytes, *, mode: int = FILE_MODE, exclusive: bool = False) -> None:
-    """Write ``data`` to ``path`` atomically; with ``exclusive`` refuse to replace an existing file."""
+def atomic_write(path: Path, data: bytes, *, mode: int = FILE_MODE, exclusive: bool = False,
+                 durable: bool = True) -> None:
+    """Write ``data`` to ``path`` atomically; with ``exclusive`` refuse to replace an existing file.
+
+    ``durable=False``: no fsync, for what is checked on every read and made again when it does
+    not check out (the status glance, the map's static layer): a crash or power cut may lose
+    it, never tear it into something taken for valid.
+    """
     make_dirs(path.parent)
     fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as f:
             f.write(data)
             f.flush()
-            os.fsync(f.fileno())
+            if durable:
+                os.fsync(f.fileno())
         os.chmod(tmp, mode)
         if exclusive:
             _install_new(tmp, path)
@@ -81,7 +88,8 @@ def atomic_write(path: Path, data: bytes, *, mode: int = FILE_MODE, exclusive: b
         except FileNotFoundError:
             pass
         raise
-    fsync_dir(path.parent)
+    if durable:
+        fsync_dir(path.parent)
 
 
 def _install_new(tmp: str, path: Path) -> None:

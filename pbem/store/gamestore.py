@@ -9,6 +9,9 @@ Layout of ``<data>/games/<game id hex>/``::
     evidence/                           conflicting files kept as proof (equivocation)
     outbox/                             files this player produced, to be sent
     cache.bin                           public derived state; deleted or stale -> rebuilt from files/
+    log.bin                             the event log (one entry per turn file), appended to as the
+                                        game goes; cache.bin says how much of it is current
+    glance.json                         what `pbem status` shows, under the cache's key (pbem.store.glance)
     cache-private.age                   this player's secrets (private state, openings, secret
                                         rolls), age-encrypted to its own key, never in cache.bin
 
@@ -28,16 +31,17 @@ from typing import Any
 from pbem.errors import AmbiguousOrder, EncodingError, InvalidInput, NotFound
 from pbem.formats import canonical
 from pbem.formats.names import check_seat
-from pbem.store import oslock
+from pbem.store import glance, oslock
 from pbem.store.fsutil import atomic_write, make_dirs
+from pbem.store.glance import GLANCE, NAME_RE
 from pbem.store.paths import Home, safe_join
 
 KINDS = ("proposal", "join", "turn", "reveal")
-# The seat part follows pbem.formats.names: a file named otherwise is not one of ours and is ignored.
-NAME_RE = re.compile(r"^(\d{6})-(proposal|join|turn|reveal)-([a-z][a-z0-9-]{0,31})\.pbem$")
 # 2: the secrets moved out of cache.bin into cache-private.age; a version-1
 # cache (secrets in clear) is ignored and replaced by the next write.
-CACHE_VERSION = 2
+# 3: the event log moved out of cache.bin into log.bin (cache.bin names its length).
+CACHE_VERSION = 3
+_FRAME = 4  # log.bin: each entry's canonical bytes after their length, 4 bytes big-endian
 
 
 @dataclass(frozen=True)
@@ -84,6 +88,10 @@ class GameStore:
         return self.root / "cache.bin"
 
     @property
+    def glance_path(self) -> Path:
+        return self.root / GLANCE
+
+    @property
     def private_cache_path(self) -> Path:
         return self.root / "cache-private.age"
 
@@ -98,8 +106,7 @@ class GameStore:
             m = NAME_RE.match(p.name)
             if m:
                 out.append(StoredFile(int(m.group(1)), m.group(2), m.group(3), p))
-        order = {"proposal": 0, "join": 1, "turn": 2, "reveal": 3}
-        out.sort(key=lambda f: (f.seq, order[f.kind], f.author))
+        out.sort(key=lambda f: (f.seq, glance.KIND_ORDER[f.kind], f.author))
         return out
 
     def find(self, seq: int, kind: str, author: str | None = None) -> list[StoredFile]:
@@ -159,8 +166,7 @@ class GameStore:
         """The common case told from names alone: every `play` repairs, and reading each of
         our files to name it cost a read per file of the game (the name's form is
         pbem.play.game.outbox_name; a file not found so is read and named by it)."""
-        name = f"{self.root.name[:12]}-{sf.seq:06d}-{sf.kind}-{sf.author}.pbem"
-        return name in sent or name in queued or any(n.startswith(name) for n in sent)
+        return glance.queued_or_sent(glance.own_name(self.root.name, sf.seq, sf.kind, sf.author), sent, queued)
 
     @property
     def seen_path(self) -> Path:
@@ -189,6 +195,61 @@ class GameStore:
             return None
         return m
 
+    @property
+    def log_path(self) -> Path:
+        return self.root / "log.bin"
+
+    def write_log(self, entries: list[dict[str, Any]]) -> int:
+        """Rewrite the event log whole (atomically); returns its length in bytes."""
+        data = b"".join(_frame(e) for e in entries)
+        atomic_write(self.log_path, data)
+        return len(data)
+
+    def append_log(self, entries: list[dict[str, Any]], at: int) -> int:
+        """Add entries after the first ``at`` bytes of the log; returns its new length.
+
+        Whatever lies past ``at`` (entries of a command killed before it wrote cache.bin,
+        which names the current length) is cut first. The bytes before ``at`` are never
+        touched: a crash leaves the log that cache.bin names intact.
+        """
+        if self.log_size() < at:
+            raise EncodingError(f"{self.log_path} is shorter than its cache says")
+        data = b"".join(_frame(e) for e in entries)
+        fd = os.open(self.log_path, os.O_RDWR | getattr(os, "O_BINARY", 0))
+        try:
+            os.ftruncate(fd, at)
+            os.lseek(fd, at, os.SEEK_SET)
+            view = memoryview(data)
+            while view:  # no fsync: a log lost to a power cut fails its check and is replayed
+                view = view[os.write(fd, view):]
+        finally:
+            os.close(fd)
+        return at + len(data)
+
+    def log_size(self) -> int:
+        try:
+            return self.log_path.stat().st_size
+        except OSError:
+            return -1
+
+    def read_log(self, n: int, end: int) -> list[dict[str, Any]] | None:
+        """The first ``n`` entries of the log, which end at byte ``end``; None if it does not hold them."""
+        try:
+            with open(self.log_path, "rb") as fh:
+                data = fh.read(end)
+        except OSError:
+            return None
+        out: list[dict[str, Any]] = []
+        at = 0
+        try:
+            while at < len(data):
+                size = int.from_bytes(data[at:at + _FRAME], "big")
+                out.append(canonical.expect_map(canonical.decode(data[at + _FRAME:at + _FRAME + size]), "log"))
+                at += _FRAME + size
+        except (EncodingError, ValueError):
+            return None
+        return out if at == end and len(out) == n else None
+
     def load_private_cache(self) -> bytes | None:
         """The sealed secrets cache (opened by pbem.play.game, which holds the key), or None."""
         try:
@@ -196,17 +257,27 @@ class GameStore:
         except OSError:
             return None
 
-    def save_cache(self, state: dict[str, Any], sealed_private: bytes | None = None) -> None:
-        """Write the public cache and, for a seated player, its sealed secrets.
+    def save_cache(self, state: dict[str, Any], sealed_private: bytes | None = None,
+                   glance_data: bytes | None = None) -> None:
+        """Write the public cache and, for a seated player, its sealed secrets; and status's glance.
 
-        Both carry the same key (pbem.play.game), so a crash between the two writes
-        leaves a pair that does not match and is rebuilt from the files.
+        All carry the same key (pbem.play.game), so a crash between the writes
+        leaves a set that does not match and is rebuilt from the files.
         """
+        if glance_data is None:
+            self.glance_path.unlink(missing_ok=True)
+        else:
+            atomic_write(self.glance_path, glance_data, durable=False)
         if sealed_private is None:
             self.private_cache_path.unlink(missing_ok=True)
         else:
             atomic_write(self.private_cache_path, sealed_private)
         atomic_write(self.cache_path, canonical.encode({**state, "cache_version": CACHE_VERSION}))
+
+
+def _frame(entry: dict[str, Any]) -> bytes:
+    data = canonical.encode(entry)
+    return len(data).to_bytes(_FRAME, "big") + data
 
 
 class HomeLock:

@@ -50,6 +50,25 @@ class Home:
     def config_file(self) -> Path:
         return self.config / "config.toml"
 
+    @property
+    def cache(self) -> Path:
+        """What pbem can always make again, kept to save time (the map's static layer)."""
+        return self.data / "cache"
+
+
+# The cache folder of the home this process works in (set by the command line): the map
+# drawing, which knows no home, keeps what it may reuse there (pbem.present.raster).
+_cache_dir: Path | None = None
+
+
+def use_cache_dir(folder: Path | None) -> None:
+    global _cache_dir
+    _cache_dir = folder
+
+
+def cache_dir() -> Path | None:
+    return _cache_dir
+
 
 def resolve(home: str | os.PathLike[str] | None = None) -> Home:
     root = home if home is not None else os.environ.get("PBEM_HOME") or None

@@ -11,11 +11,15 @@ typed without choices. Every action listed parses once filled in
 from __future__ import annotations
 
 from collections.abc import Callable
+from types import SimpleNamespace
+from typing import Any
 
+from pbem.errors import OrderError
 from pbem.rulesapi import Action, Arg
 
-from . import geo, war
-from .state import PHASES, State, Unit, faction_of, hex_of, is_air, is_ground, on_map, unit_enemy
+from . import actions, geo, reach, war
+from .activation import check_activate
+from .state import PHASES, State, Unit, faction_of, hex_of, in_play, is_air, is_ground, is_naval, on_map, unit_enemy
 
 COMMIT = Arg("commit", "word", ("will-commit", "no-commit"), optional=True)
 END_PHASE = Action("end-phase", (), "USE 1.2", "end this step of the Sequence of Play")
@@ -74,31 +78,76 @@ def _air(s: State, seat: str) -> tuple[str, ...]:
     return _units(s, seat, lambda u: on_map(u) and is_air(u))
 
 
+def _probe(verb: str, **fields: Any) -> dict[str, Any]:
+    """An order as the parser makes it, to ask the verb's own check (which changes nothing)."""
+    return {"verb": verb, "line": 0, "col": 0, **fields}
+
+
+def _may_activate(s: State, u: Unit) -> bool:
+    try:
+        check_activate(s, _probe("move", unit=u["id"]), u)
+    except OrderError:
+        return False
+    return True
+
+
 def move(s: State, seat: str) -> list[Action]:
-    movers = _units(s, seat, on_map)
-    if not movers:
-        return []
-    return [Action("move", (Arg("unit", "unit", movers), Arg("path", "loc", None, repeat=True)),
-                   "USE 4.2.3", "activate a unit and move it (1 PP Leg, 2 PP Mobile)")]
+    """One action per ground unit that may be activated, with the paths it may take (reach.py);
+    one for the naval units, whose Rebase and Transport the sea rules check."""
+    b = geo.board(s)
+    out = []
+    for uid in _units(s, seat, lambda u: on_map(u) and is_ground(u) and _may_activate(s, u)):
+        paths = tuple(reach.ground_paths(s, b, s["units"][uid]))
+        if paths:
+            ends = " ".join(p[-1] for p in paths)
+            out.append(Action("move", (Arg("unit", "unit", (uid,)), Arg("path", "loc", None, repeat=True)),
+                              "USE 4.2.3", "activate a unit and move it (1 PP Leg, 2 PP Mobile)",
+                              note=f"may end in {ends}", paths=paths))
+    naval = _units(s, seat, lambda u: on_map(u) and is_naval(u) and _may_activate(s, u))
+    if naval:
+        out.append(Action("move", (Arg("unit", "unit", naval), Arg("path", "loc", None, repeat=True)),
+                          "USE 4.2.4", "Naval Rebase or Transport through sea zones to a friendly port"))
+    return out
+
+
+_STUB_CTX = SimpleNamespace(author_mode=False)  # the attack checks read no context without an air unit
+
+
+def _attacks(s: State, seat: str, verb: str) -> list[tuple[str, str, str]]:
+    """(target, unit, DRM note) of every attack ``verb`` the rules' own check accepts now."""
+    b = geo.board(s)
+    out = []
+    targets = set(_near(s, seat, enemy=True))
+    for uid in _ground(s, seat):
+        u = s["units"][uid]
+        for target in sorted(targets & set(b.neighbours(hex_of(u)))):
+            o = _probe(verb, target=target, unit=uid, mode="mobile", commit=None, air=None)
+            try:
+                if verb == "attack":
+                    actions.check_mobile(s, b, o, seat, _STUB_CTX)
+                else:
+                    actions.check_assault(s, b, o, seat)
+            except OrderError:
+                continue
+            out.append((target, uid, reach.drm_note(s, b, [u], target, "mobile" if verb == "attack" else verb)))
+    return out
 
 
 def attack(s: State, seat: str) -> list[Action]:
-    ground, targets = _ground(s, seat), _near(s, seat, enemy=True)
-    if not (ground and targets):
-        return []
-    return [Action("attack", (Arg("target", "hex", targets), Arg("from", "unit", ground, keyword="from"),
-                              COMMIT, Arg("air", "unit", _air(s, seat), keyword="air", optional=True),
+    air = _air(s, seat)
+    return [Action("attack", (Arg("target", "hex", (target,)), Arg("from", "unit", (uid,), keyword="from"),
+                              COMMIT, Arg("air", "unit", air, keyword="air", optional=True),
                               Arg("advance", "word", ("no-advance",), optional=True)),
-                   "USE 5.3.2", "a Mobile Attack from an adjacent hex")]
+                   "USE 5.3.2", "a Mobile Attack from an adjacent hex", note=note)
+            for target, uid, note in _attacks(s, seat, "attack")]
 
 
 def assault(s: State, seat: str) -> list[Action]:
-    ground, targets = _ground(s, seat), _near(s, seat, enemy=True)
-    if not (ground and targets):
-        return []
-    return [Action("assault", (Arg("target", "hex", targets),
-                               Arg("from", "unit", ground, keyword="from", optional=True)),
-                   "USE 5.3.3", "join an Assault (ends the unit's movement)")]
+    return [Action("assault", (Arg("target", "hex", (target,)),
+                               Arg("from", "unit", (uid,), keyword="from")),
+                   "USE 5.3.3", "join an Assault (ends the unit's movement)",
+                   note=note + "; more assaulting units add to it")
+            for target, uid, note in _attacks(s, seat, "assault")]
 
 
 def resolve(s: State, seat: str) -> list[Action]:
@@ -120,12 +169,19 @@ def rebase(s: State, seat: str) -> list[Action]:
 
 
 def air_strike(s: State, seat: str) -> list[Action]:
-    air = _air(s, seat)
-    if not air:
-        return []
-    targets = _near(s, seat, enemy=True)
-    return [Action("air-strike", (Arg("unit", "unit", air), Arg("target", "hex", targets or None), COMMIT),
-                   "USE 6.2.2", "strike an enemy hex")]
+    """USE 6.2.2: an air unit strikes an enemy air or naval unit within 7 hexes: one action per
+    air unit with the hexes it can reach that hold one."""
+    b = geo.board(s)
+    prey = sorted({hex_of(u) for u in s["units"].values()
+                   if on_map(u) and not is_ground(u) and unit_enemy(s, u, seat)})
+    out = []
+    for uid in _air(s, seat):
+        here = hex_of(s["units"][uid])
+        targets = tuple(h for h in prey if b.distance(here, h) <= actions.AIR_STRIKE_RANGE)
+        if targets:
+            out.append(Action("air-strike", (Arg("unit", "unit", (uid,)), Arg("target", "hex", targets), COMMIT),
+                              "USE 6.2.2", f"strike an enemy air or naval unit with {uid}"))
+    return out
 
 
 def fort(s: State, seat: str) -> list[Action]:
@@ -142,7 +198,7 @@ def end(s: State, seat: str) -> list[Action]:
 
 
 def replace(s: State, seat: str) -> list[Action]:
-    units = _units(s, seat, lambda u: on_map(u) and u["supply"] == "full" and not u["sm"] and (
+    units = _units(s, seat, lambda u: in_play(u) and u["supply"] == "full" and not u["sm"] and (
         (is_ground(u) and u["reduced"] and u["kind"] != "garrison") or u["sorties"] > 0))
     return [Action("replace", (Arg("unit", "unit", units),), "USE 8.1", "improve a unit for PP")] if units else []
 

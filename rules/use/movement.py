@@ -191,7 +191,8 @@ def move_ground(state: State, b: Board, order: Order, unit: Unit, path: list[str
         src_a = ezoc_sources(state, b, a, faction, no_ezoc)
         if src_a and not act["fresh"]:
             illegal(order, f"{unit['id']} is in an EZOC at {a}: it must end its activation or attack",
-                    "1.7.1", "write 'attack HEX mode mobile' or 'assault HEX', or end the activation")
+                    "1.7.1", f"write 'attack HEX from {unit['id']}' or 'assault HEX from {unit['id']}', "
+                    "or end the activation ('end')")
         src_h = ezoc_sources(state, b, h, faction, no_ezoc)
         if src_a & src_h:
             illegal(order, f"{a} to {h}: both hexes are in the ZOC of {sorted(src_a & src_h)[0]}",

@@ -13,6 +13,7 @@ from typing import Any
 
 from pbem.kit.orders import Line, resolve_name
 
+from . import geo
 from .state import FACTIONS, PHASES
 
 Order = dict[str, Any]
@@ -32,12 +33,22 @@ class UseLine(Line):
         col, t = self.take("a hex (4 digits, e.g. 1204)")
         if not HEX_RE.match(t):
             raise self.err(f"{t!r} is not a hex number (4 digits XXYY)", col)
+        self._on_map(t, col)
         return t
+
+    def _on_map(self, t: str, col: int) -> None:
+        """A hex that is not on the map is a typing error, said so here rather than as a rules
+        refusal of whatever the order tried (a Transport Line 'not contiguous', ...)."""
+        b = geo.board(self.public) if "map" in self.public else None
+        if b is not None and not b.on_map(t):
+            raise self.err(f"hex {t} is not on the map", col,
+                           "hexes are numbered XXYY, column then row, as printed at the top of each hex")
 
     def loc(self) -> str:
         """A hex, or a Map Box id (letters, e.g. REICH: USE 1.3.5)."""
         col, t = self.take("a hex (4 digits) or a Map Box id")
         if HEX_RE.match(t):
+            self._on_map(t, col)
             return t
         if BOX_RE.match(t):
             return t.upper()

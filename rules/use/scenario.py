@@ -247,9 +247,23 @@ def scenario_hash(directory: Path) -> bytes:
 
 
 # --- loading ------------------------------------------------------------------------------
+_LOADED: dict[tuple[Path, bytes], Scenario] = {}
+
+
 def load_scenario(name_or_path: str | Path) -> Scenario:
-    """Load and validate a scenario; raises ScenarioErrors listing every problem."""
+    """Load and validate a scenario; raises ScenarioErrors listing every problem.
+
+    Loaded once per process for the same files (the board, the map picture and the engine each
+    ask for it; parsing costs about a tenth of a second): keyed by the folder and the hash of
+    its contents, so an edited scenario is read again."""
     directory = scenario_dir(name_or_path)
+    key = (directory.resolve(), scenario_hash(directory))
+    if key not in _LOADED:
+        _LOADED[key] = _load(directory)
+    return _LOADED[key]
+
+
+def _load(directory: Path) -> Scenario:
     issues = Issues()
     terrain, weather = load_terrain_chart(), load_weather_table()
     meta = _load_meta(read_records(directory / "scenario.txt", "use-scenario", issues), issues)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from . import war
 from .sequence import pending, phase_label
-from .state import State, faction_of, is_air, is_ground, mp_allowance
+from .state import PHASES, State, faction_of, is_air, is_ground, mp_allowance
 from .verbs import TABLE
 
 
@@ -16,8 +16,8 @@ def template(s: State, seat: str) -> str:
     who, kind, wanted = p
     if who != seat:
         out.append(f"# nothing to do: {who} must act ({wanted})")
-        out.append("# standing orders may still be set: standing will-commit yes|no|ask, "
-                   "standing retreat-toward HEX|none, standing skip PHASE..., "
+        out.append("# standing orders go in your next file, whatever its step (a Will Commit answer too): "
+                   "standing will-commit yes|no|ask, standing retreat-toward HEX|none, standing skip PHASE..., "
                    "standing intercept UNIT...|all|none, standing home-defense UNIT...|none")
         return "\n".join(out) + "\n"
     out.append(f"# wanted: {wanted}")
@@ -32,8 +32,11 @@ def template(s: State, seat: str) -> str:
     out += ["# " + line for line in TABLE.listing(phase)]
     if phase == "declare-war":
         out.append("# may declare war on: " + (", ".join(war.targets(s, seat)) or "nothing"))
-    pps = [f"{code} {c['pp']}" for code, c in sorted(s["countries"].items()) if c["faction"] == seat]
-    out.append("# production points: " + ", ".join(pps))
+    if PHASES.index(s["phase"]) > PHASES.index("economy"):
+        pps = [f"{code} {c['pp']}" for code, c in sorted(s["countries"].items()) if c["faction"] == seat]
+        out.append("# production points: " + ", ".join(pps))
+    else:  # a figure here would be last turn's leftovers, lost at its end (9.0)
+        out.append("# production points: produced in this turn's Economy Phase, after this one (USE 9.1)")
     out.append("# your units:")
     for uid in sorted(s["units"]):
         u = s["units"][uid]

@@ -1,0 +1,68 @@
+"""Every parser meets hostile bytes (tools/fuzz_all.py, docs/reliability.md): a short budget for CI.
+
+`make fuzz` runs 100,000 inputs per parser; here each parser gets a few hundred
+from its own fixed seed, and must refuse every bad input with a typed error.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tools"))
+import fuzz_all
+
+from pbem import rulesapi
+from pbem.protocol import dice
+
+# Inputs per parser in CI; the slow ones (a proof bundle's signatures, a whole USE scenario) fewer.
+N = {"proof": 400, "mail-maildir": 400, "mail-eml": 800, "scenario-use": 100, "archive": 800}
+
+
+@pytest.fixture(scope="module")
+def parsers(tmp_path_factory: pytest.TempPathFactory) -> Iterator[list[fuzz_all.Parser]]:
+    tree = dice.SeedTree.__dict__["tree"]
+    ps = fuzz_all.parsers(fuzz_all.build(tmp_path_factory.mktemp("fuzz")))
+    yield ps
+    dice.SeedTree.tree = tree  # type: ignore[method-assign]
+    if "_soak_memo" in dice.SeedTree.__dict__:
+        delattr(dice.SeedTree, "_soak_memo")
+    rulesapi.unregister("skirmish")
+
+
+def test_every_parser_is_fuzzed(parsers: list[fuzz_all.Parser]) -> None:
+    assert {p.name for p in parsers} >= {
+        "envelope", "canonical", "age-header", "age-armor", "age-payload", "card", "archive", "proof",
+        "mail-eml", "orders-use", "orders-duel", "orders-trio", "orders-skirmish", "records", "scenario-use"}
+
+
+@pytest.mark.parametrize("name", ["envelope", "canonical", "age-header", "age-armor", "age-payload", "padding",
+                                  "card", "archive", "proof", "mail-eml", "mail-maildir", "orders-use",
+                                  "orders-duel", "orders-trio", "orders-skirmish", "records", "scenario-use"])
+def test_no_untyped_exception(parsers: list[fuzz_all.Parser], name: str) -> None:
+    p = next(p for p in parsers if p.name == name)
+    fuzz_all.fuzz([p], N.get(name, 1500), seed=7)
+    assert not p.untyped, p.untyped
+    # the mutator reaches both sides: some inputs are refused, and some still parse
+    assert p.inputs >= N.get(name, 1500)
+    assert sum(v for k, v in p.outcomes.items() if k != "accepted") > 0
+
+
+# Crashes the fuzzers found, kept as cases (docs/reliability.md).
+
+
+def test_use_order_with_undecodable_bytes_is_refused_at_parse() -> None:
+    """orders-use, 2026-12-01: 'declare-war' kept any word as the country, and a lone surrogate
+    (bytes that were not UTF-8, read with surrogateescape) made the file's encoding raise
+    UnicodeEncodeError; the kit's order parser now refuses the line with its column."""
+    from pbem.errors import OrderError
+
+    use = rulesapi.get("use")
+    pub, _ = use.initial_state(use.load_scenario("france-1940"), {"axis": "a", "western": "w"}, {})
+    with pytest.raises(OrderError) as e:
+        use.parse_orders("declare-war BEL\ndeclare-war B\udcffEL\n", "axis", pub, None)
+    assert "line 2, column 14" in str(e.value)
+    assert use.parse_orders("declare-war BEL  # caf\udcffe\n", "axis", pub, None)  # a comment is never sent
