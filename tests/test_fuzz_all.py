@@ -19,7 +19,7 @@ from pbem import rulesapi
 from pbem.protocol import dice
 
 # Inputs per parser in CI; the slow ones (a proof bundle's signatures, a whole USE scenario) fewer.
-N = {"proof": 400, "mail-maildir": 400, "mail-eml": 800, "scenario-use": 100, "archive": 800}
+N = {"proof": 400, "mail-maildir": 400, "mail-eml": 800, "scenario-use": 100, "archive": 800, "mail-imap": 300}
 
 
 @pytest.fixture(scope="module")
@@ -36,11 +36,12 @@ def parsers(tmp_path_factory: pytest.TempPathFactory) -> Iterator[list[fuzz_all.
 def test_every_parser_is_fuzzed(parsers: list[fuzz_all.Parser]) -> None:
     assert {p.name for p in parsers} >= {
         "envelope", "canonical", "age-header", "age-armor", "age-payload", "card", "archive", "proof",
-        "mail-eml", "orders-use", "orders-duel", "orders-trio", "orders-skirmish", "records", "scenario-use"}
+        "mail-eml", "mail-imap", "orders-use", "orders-duel", "orders-trio", "orders-skirmish", "records",
+        "scenario-use"}
 
 
 @pytest.mark.parametrize("name", ["envelope", "canonical", "age-header", "age-armor", "age-payload", "padding",
-                                  "card", "archive", "proof", "mail-eml", "mail-maildir", "orders-use",
+                                  "card", "archive", "proof", "mail-eml", "mail-maildir", "mail-imap", "orders-use",
                                   "orders-duel", "orders-trio", "orders-skirmish", "records", "scenario-use"])
 def test_no_untyped_exception(parsers: list[fuzz_all.Parser], name: str) -> None:
     p = next(p for p in parsers if p.name == name)
@@ -66,3 +67,33 @@ def test_use_order_with_undecodable_bytes_is_refused_at_parse() -> None:
         use.parse_orders("declare-war BEL\ndeclare-war B\udcffEL\n", "axis", pub, None)
     assert "line 2, column 14" in str(e.value)
     assert use.parse_orders("declare-war BEL  # caf\udcffe\n", "axis", pub, None)  # a comment is never sent
+
+
+def test_imap_answers_that_are_not_uids_are_skipped(monkeypatch: pytest.MonkeyPatch) -> None:
+    """mail-imap, 2026-12-01: a SEARCH answer with a token that is not a number raised ValueError,
+    and a FETCH item of one element IndexError, out of pbem.mail.imap.from_imap; both are now
+    skipped as the data they are (the rest of the answer is still read)."""
+    from pbem.mail import imap
+    from pbem.mail.config import MailConfig
+
+    class Server:
+        def select(self, mailbox: str, readonly: bool = False) -> tuple[str, list[object]]:
+            return "OK", [b"1"]
+
+        def response(self, code: str) -> tuple[str, list[object]]:
+            return code, [b"7"]
+
+        def uid(self, command: str, *args: str) -> tuple[str, list[object]]:
+            if command == "SEARCH":
+                return "OK", [b"1 \xff x2"]
+            if "RFC822.SIZE" in args[-1]:
+                return "OK", [b"1 (UID 1 RFC822.SIZE 10)"]
+            return "OK", [(b"1 (UID 1 BODY[] {0}",), b")"]
+
+        def logout(self) -> tuple[str, list[object]]:
+            return "BYE", []
+
+    monkeypatch.setattr(imap, "_connect", lambda cfg, ctx: Server())
+    monkeypatch.setattr(imap, "_login", lambda conn, cfg, provide: None)
+    cfg = MailConfig(sender="a@example.org", imap_host="imap.invalid", imap_user="a")
+    assert imap.from_imap(cfg, lambda *a: "pw") == []

@@ -358,7 +358,59 @@ def _bundle_parsers(c: Corpus) -> list[Parser]:
 
     return [Parser("archive", lambda r: _ignore(archive.read(arc(r)))),
             Parser("proof", lambda r: _ignore(proof.check(prf(r)))), Parser("mail-eml", mail),
-            Parser("mail-maildir", maildir)]
+            Parser("mail-maildir", maildir), Parser("mail-imap", _imap_parser(c))]
+
+
+class _FakeImap:
+    """An IMAP server's answers as imaplib hands them to pbem.mail.imap, each one mutated:
+    the server is not trusted to be well-formed (a hostile or broken one must give a MailError)."""
+
+    def __init__(self, rnd: random.Random, mail: bytes) -> None:
+        self.rnd, self.mail = rnd, mail
+
+    def _b(self, data: bytes) -> bytes:
+        return mutate_bytes(self.rnd, data, [b"UID", b"RFC822.SIZE", b"(", b")", b"*", b"{99}"]) \
+            if self.rnd.random() < 0.5 else data
+
+    def _typ(self) -> str:
+        return self.rnd.choice(["OK", "OK", "OK", "OK", "NO", "BAD", ""])
+
+    def select(self, mailbox: str, readonly: bool = False) -> tuple[str, list[Any]]:
+        return self._typ(), [self._b(b"3")]
+
+    def response(self, code: str) -> tuple[str, list[Any]]:
+        return code, self.rnd.choice([[self._b(b"1234")], [], [None], [b""]])
+
+    def uid(self, command: str, *args: str) -> tuple[str, list[Any]]:
+        if command == "SEARCH":
+            return self._typ(), [self._b(b"1 2 3")]
+        if "RFC822.SIZE" in args[-1]:
+            return self._typ(), [self._b(f"{i} (UID {i} RFC822.SIZE {len(self.mail)})".encode()) for i in (1, 2, 3)]
+        body = self._b(self.mail) if self.rnd.random() < 0.3 else self.mail
+        head = self._b(f"1 (UID 1 BODY[] {{{len(body)}}}".encode())
+        return self._typ(), self.rnd.choice([[(head, body), b")"], [head, body], [(head,)], [None]])
+
+    def logout(self) -> tuple[str, list[Any]]:
+        return "BYE", []
+
+
+def _imap_parser(c: Corpus) -> Callable[[random.Random], None]:
+    from pbem.mail import imap
+    from pbem.mail.config import MailConfig
+
+    cfg = MailConfig(sender="fuzz@example.org", imap_host="imap.invalid", imap_user="fuzz")
+
+    def run(rnd: random.Random) -> None:
+        real = imap._connect, imap._login
+        imap._connect = lambda cfg, ctx: _FakeImap(rnd, c.mail)  # type: ignore[assignment,return-value]
+        imap._login = lambda conn, cfg, provide: None  # type: ignore[assignment]
+        try:
+            mark = imap.Watermark() if rnd.random() < 0.5 else None
+            for found in imap.from_imap(cfg, lambda *a: "pw", watermark=mark):
+                turnfile.parse(found.data)
+        finally:
+            imap._connect, imap._login = real
+    return run
 
 
 def _ignore(_: object) -> None:

@@ -221,7 +221,9 @@ def from_imap(
             typ, data = c.uid("SEARCH", *crit)
             _ok(cfg, typ, data, "searching", "try again later")
             # "n:*" always matches the highest UID, even one below n (RFC 3501 6.4.8).
-            uids = [u for chunk in data if isinstance(chunk, bytes) for u in chunk.split() if int(u) > after]
+            # The server's answer is data like any other: a token that is not a UID is skipped.
+            uids = [u for chunk in data if isinstance(chunk, bytes) for u in chunk.split()
+                    if u.isdigit() and int(u) > after]
             if watermark is not None:
                 watermark.uidvalidity = validity
                 watermark.last = max([after, *(int(u) for u in uids)]) if validity else 0
@@ -240,7 +242,8 @@ def from_imap(
                 typ, data = c.uid("FETCH", b",".join(wanted[i:i + FETCH_BATCH]).decode(), "(BODY.PEEK[])")
                 _ok(cfg, typ, data, "fetching mails", "try again later")
                 for item in data:
-                    if isinstance(item, tuple) and (um := _UID_RE.search(item[0])):
+                    if (isinstance(item, tuple) and len(item) == 2 and isinstance(item[0], bytes)
+                            and isinstance(item[1], bytes) and (um := _UID_RE.search(item[0]))):
                         bodies[um.group(1)] = item[1]
                 if progress is not None:
                     progress(min(i + FETCH_BATCH, len(wanted)), len(wanted))
