@@ -46,6 +46,7 @@ from eurofront_map_sources import (  # noqa: E402
     TERRAIN_REGIONS,
     sea_area_of,
 )
+from mapproj import Lambert, inside  # noqa: E402
 
 from pbem.kit.hexgrid import DIRECTIONS, EVEN_COLUMNS_LOW, Direction, Hex, parse_hex  # noqa: E402
 
@@ -61,7 +62,6 @@ SOURCE = "Natural Earth 1:10m admin 0 countries (public domain), version 5.1.1"
 # 40 miles = 64.4 km keeps Tangiers next to Gibraltar (Cadiz is two hexes off: no grid
 # registration keeps all of Tarifa, Gibraltar, Ceuta, Tangiers and Cadiz apart and adjacent at
 # this size) and gives Spain ~150 hexes for ~20 blocks a side.
-EARTH_KM = 6371.0
 LAT0, LON0 = math.radians(39.5), math.radians(-3.0)
 ACROSS_KM = 64.4
 SIZE_KM = ACROSS_KM / math.sqrt(3)  # centre to corner
@@ -70,21 +70,8 @@ RASTER_KM = 4.0
 LAND_MIN = 0.25  # land fraction below which a hex is sea (slivers are not hexes; 1.3 "predominant")
 
 
-def project(lon: float, lat: float) -> tuple[float, float]:
-    p, dl = math.radians(lat), math.radians(lon) - LON0
-    k = math.sqrt(2 / (1 + math.sin(LAT0) * math.sin(p) + math.cos(LAT0) * math.cos(p) * math.cos(dl)))
-    return (EARTH_KM * k * math.cos(p) * math.sin(dl),
-            EARTH_KM * k * (math.cos(LAT0) * math.sin(p) - math.sin(LAT0) * math.cos(p) * math.cos(dl)))
-
-
-def unproject(x: float, y: float) -> tuple[float, float]:
-    rho = math.hypot(x, y)
-    if rho < 1e-9:
-        return math.degrees(LON0), math.degrees(LAT0)
-    c = 2 * math.asin(rho / (2 * EARTH_KM))
-    lat = math.asin(math.cos(c) * math.sin(LAT0) + y * math.sin(c) * math.cos(LAT0) / rho)
-    lon = LON0 + math.atan2(x * math.sin(c), rho * math.cos(LAT0) * math.cos(c) - y * math.sin(LAT0) * math.sin(c))
-    return math.degrees(lon), math.degrees(lat)
+_PROJ = Lambert(LAT0, LON0)  # the shared projection (tools/mapproj.py)
+project, unproject = _PROJ.project, _PROJ.unproject
 
 
 def _window() -> tuple[float, float, int, int]:
@@ -133,17 +120,6 @@ def hex_of(lon: float, lat: float) -> Hex:
 
 def on_grid(h: Hex) -> bool:
     return 1 <= h.col <= COLS and 1 <= h.row <= ROWS
-
-
-def inside(pt: tuple[float, float], poly: list[tuple[float, float]]) -> bool:
-    x, y = pt
-    result, j = False, len(poly) - 1
-    for i in range(len(poly)):
-        (xi, yi), (xj, yj) = poly[i], poly[j]
-        if (yi > y) != (yj > y) and x < (xj - xi) * (y - yi) / (yj - yi) + xi:
-            result = not result
-        j = i
-    return result
 
 
 # --- rasterising the shapefile -----------------------------------------------

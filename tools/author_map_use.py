@@ -33,6 +33,7 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from mapproj import Lambert, inside  # noqa: E402
 from use_map_sources import (  # noqa: E402
     AREAS,
     BOXES,
@@ -52,7 +53,6 @@ from rules.use.hexgrid import DIRECTIONS, Hex, hex_line, neighbours  # noqa: E40
 from rules.use.scenario import Scenario  # noqa: E402
 
 # --- projection and grid ------------------------------------------------------
-EARTH_KM = 6371.0
 LAT0, LON0 = math.radians(48.0), math.radians(3.0)  # centre of the map
 ACROSS_KM = 56.3  # 35 miles: centre to centre of adjacent hexes (USE 1.1.5)
 SIZE_KM = ACROSS_KM / math.sqrt(3)  # centre to corner of a flat-topped hex
@@ -63,24 +63,8 @@ LAND_MIN = 0.25  # land fraction below which a hex is water (slivers are not hex
 SOURCE = "Natural Earth 1:10m admin 0 countries (public domain), version 5.1.1"
 
 
-def project(lon: float, lat: float) -> tuple[float, float]:
-    p, dl = math.radians(lat), math.radians(lon) - LON0
-    k = math.sqrt(2 / (1 + math.sin(LAT0) * math.sin(p) + math.cos(LAT0) * math.cos(p) * math.cos(dl)))
-    x = EARTH_KM * k * math.cos(p) * math.sin(dl)
-    y = EARTH_KM * k * (math.cos(LAT0) * math.sin(p) - math.sin(LAT0) * math.cos(p) * math.cos(dl))
-    return x, y
-
-
-def unproject(x: float, y: float) -> tuple[float, float]:
-    rho = math.hypot(x, y)
-    if rho < 1e-9:
-        return math.degrees(LON0), math.degrees(LAT0)
-    c = 2 * math.asin(rho / (2 * EARTH_KM))
-    lat = math.asin(math.cos(c) * math.sin(LAT0) + y * math.sin(c) * math.cos(LAT0) / rho)
-    lon = LON0 + math.atan2(
-        x * math.sin(c), rho * math.cos(LAT0) * math.cos(c) - y * math.sin(LAT0) * math.sin(c)
-    )
-    return math.degrees(lon), math.degrees(lat)
+_PROJ = Lambert(LAT0, LON0)  # the shared projection (tools/mapproj.py)
+project, unproject = _PROJ.project, _PROJ.unproject
 
 
 def centre(h: Hex) -> tuple[float, float]:
@@ -121,20 +105,6 @@ def on_grid(h: Hex) -> bool:
 
 def all_hexes() -> list[Hex]:
     return [Hex(c, r) for c in range(1, COLS + 1) for r in range(1, ROWS + 1)]
-
-
-def inside(pt: tuple[float, float], poly: list[tuple[float, float]]) -> bool:
-    """Even-odd point in polygon (lon/lat polygons of the authored layers)."""
-    x, y = pt
-    result = False
-    j = len(poly) - 1
-    for i in range(len(poly)):
-        xi, yi = poly[i]
-        xj, yj = poly[j]
-        if (yi > y) != (yj > y) and x < (xj - xi) * (y - yi) / (yj - yi) + xi:
-            result = not result
-        j = i
-    return result
 
 
 def segments_cross(a: tuple[float, float], b: tuple[float, float],

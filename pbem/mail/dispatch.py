@@ -151,21 +151,8 @@ def missing_mails(store: GameStore, d: Derived) -> list[tuple[turnfile.SignedFil
     """Files of ours whose mail to some seat is neither queued nor sent (no unlock needed)."""
     if not d.my_seats:
         return []
-    have = set()
-    for folder in (store.outbox, store.sent_dir):
-        if folder.is_dir():
-            have |= {p.name for p in folder.glob("*.eml")}
-    out: list[tuple[turnfile.SignedFile, list[str]]] = []
-    stored = store.files()
-    index = [(sf.seq, sf.kind, sf.author, sf.path.name) for sf in stored]
-    for sf in stored:
-        if sf.author not in d.my_seats:
-            continue
-        f = turnfile.parse(sf.read())
-        base = outbox_name(f)
-        missing = [s for s, held in d.con.players().items() if f.author not in held
-                   and not glance.answered(sf.seq, sf.kind, held, index)
-                   and not any(n.startswith(f"{base}.{s}.") for n in have)]
-        if missing:
-            out.append((f, missing))
-    return out
+    stored = {sf.path.name: sf for sf in store.files()}
+    index = [(sf.seq, sf.kind, sf.author, name) for name, sf in stored.items()]
+    players = {s: list(held) for s, held in d.con.players().items()}
+    missing = glance.missing_mails(d.con.game_id.hex(), index, d.my_seats, players, store.mail_names())
+    return [(turnfile.parse(stored[name].read()), seats) for name, seats in missing]

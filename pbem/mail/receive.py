@@ -7,14 +7,8 @@ judging is left to ``pbem.play.game.receive``, which refuses a bad file with a
 precise typed error; ``ingest`` collects those per file so that one damaged
 attachment never stops the others.
 
-A file refused for what it *is* (malformed, badly signed, a rules module
-tripping on it), rather than for where the game stands, is a poison file:
-it can never be received, and every later run would meet it again in the
-same mailbox. ``ingest`` reports it once and keeps it in the home's
-``quarantine/`` folder under the hash of its bytes (never a name taken from
-the mail or the file), with a one-line note of why; later runs recognise it
-by that hash and skip it with a one-line note. Deleting the note lets pbem
-try the file again (after an upgrade, say).
+Quarantine of poison files, the seen-set and the pending folder are
+pbem.play.intake's (``ingest``): a plain .pbem file needs no mail code.
 """
 
 from __future__ import annotations

@@ -381,13 +381,9 @@ def unmailed(store: GameStore, d: Derived) -> bool:
     """
     if not d.my_seats:
         return False
-    have: set[str] = set()
-    for folder in (store.outbox, store.sent_dir):
-        if folder.is_dir():
-            have |= {p.name for p in folder.glob("*.eml")}
     files = [(sf.seq, sf.kind, sf.author, sf.path.name) for sf in store.files()]
     players = {s: list(held) for s, held in d.con.players().items()}
-    return glance.missing_mail(d.con.game_id.hex(), files, list(d.my_seats), players, have)
+    return glance.missing_mail(d.con.game_id.hex(), files, d.my_seats, players, store.mail_names())
 
 
 def repair(session: Session, store: GameStore) -> list[str]:

@@ -133,6 +133,14 @@ class GameStore:
     def sent_dir(self) -> Path:
         return self.root / "sent"
 
+    def mail_names(self) -> set[str]:
+        """The names of the .eml files queued (outbox/) or sent (sent/) for this game."""
+        have: set[str] = set()
+        for folder in (self.outbox, self.sent_dir):
+            if folder.is_dir():
+                have |= {p.name for p in folder.glob("*.eml")}
+        return have
+
     def repair(self, my_seat: str | None, outbox_name: Any) -> list[str]:
         """Finish what a killed pbem left half-done; returns what was repaired.
 

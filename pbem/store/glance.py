@@ -76,17 +76,26 @@ def answered(seq: int, kind: str, held: list[str] | tuple[str, ...],
     return any(a in held and (s > seq or (kind == "proposal" and k == "join")) for s, k, a, _ in files)
 
 
-def missing_mail(game_hex: str, files: list[tuple[int, str, str, str]], my_seats: list[str],
-                 players: dict[str, list[str]], mails: set[str]) -> bool:
-    """Whether a file of ours lacks its mail (.eml in outbox/ or sent/) to some player's seat."""
-    for seq, kind, author, _ in files:
+def missing_mails(game_hex: str, files: list[tuple[int, str, str, str]], my_seats: list[str] | tuple[str, ...],
+                  players: dict[str, list[str]], mails: set[str]) -> list[tuple[str, list[str]]]:
+    """Files of ours (stored name) with the players (by first seat) whose mail (.eml in outbox/ or
+    sent/) is neither queued nor sent, skipping players that plainly had the file (``answered``)."""
+    out = []
+    for seq, kind, author, name in files:
         if author in my_seats:
             base = own_name(game_hex, seq, kind, author)
-            if any(author not in held and not answered(seq, kind, held, files)
-                   and not any(n.startswith(f"{base}.{s}.") for n in mails)
-                   for s, held in players.items()):
-                return True
-    return False
+            missing = [s for s, held in players.items() if author not in held
+                       and not answered(seq, kind, held, files)
+                       and not any(n.startswith(f"{base}.{s}.") for n in mails)]
+            if missing:
+                out.append((name, missing))
+    return out
+
+
+def missing_mail(game_hex: str, files: list[tuple[int, str, str, str]], my_seats: list[str] | tuple[str, ...],
+                 players: dict[str, list[str]], mails: set[str]) -> bool:
+    """Whether a file of ours lacks its mail to some player (``missing_mails``)."""
+    return bool(missing_mails(game_hex, files, my_seats, players, mails))
 
 
 def _names(folder: str) -> set[str]:
