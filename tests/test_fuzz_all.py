@@ -16,7 +16,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tools"))
 import fuzz_all
 
 from pbem import rulesapi
-from pbem.protocol import dice
 
 # Inputs per parser in CI; the slow ones (a proof bundle's signatures, a whole USE scenario) fewer.
 N = {"proof": 400, "mail-maildir": 400, "mail-eml": 800, "scenario-use": 100, "archive": 800, "mail-imap": 300}
@@ -24,12 +23,8 @@ N = {"proof": 400, "mail-maildir": 400, "mail-eml": 800, "scenario-use": 100, "a
 
 @pytest.fixture(scope="module")
 def parsers(tmp_path_factory: pytest.TempPathFactory) -> Iterator[list[fuzz_all.Parser]]:
-    tree = dice.SeedTree.__dict__["tree"]
     ps = fuzz_all.parsers(fuzz_all.build(tmp_path_factory.mktemp("fuzz")))
     yield ps
-    dice.SeedTree.tree = tree  # type: ignore[method-assign]
-    if "_soak_memo" in dice.SeedTree.__dict__:
-        delattr(dice.SeedTree, "_soak_memo")
     rulesapi.unregister("skirmish")
 
 

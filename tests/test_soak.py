@@ -17,18 +17,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tools"))
 import soak
 
 from pbem import rulesapi
-from pbem.protocol import dice
 
 
 @pytest.fixture(autouse=True)
 def _soak_registered() -> Iterator[None]:
-    tree = dice.SeedTree.__dict__["tree"]
     soak.register()
     yield
-    # The soak's memo of seed trees is for its own process: other tests meet the engine as it is.
-    dice.SeedTree.tree = tree  # type: ignore[method-assign]
-    if "_soak_memo" in dice.SeedTree.__dict__:
-        delattr(dice.SeedTree, "_soak_memo")
     rulesapi.unregister("skirmish")
 
 

@@ -57,7 +57,7 @@ from toygame3 import TRIO  # noqa: E402
 from pbem import rulesapi  # noqa: E402
 from pbem.crypto import age  # noqa: E402
 from pbem.play import audit, game  # noqa: E402
-from pbem.protocol import dice, dicefiles, genesis  # noqa: E402
+from pbem.protocol import dicefiles, genesis  # noqa: E402
 from pbem.protocol.turnfile import SignedFile  # noqa: E402
 from pbem.store import gamestore  # noqa: E402
 
@@ -133,30 +133,6 @@ PLAN = {"duel-short": 1000, **{k: 100 for k in SPECS if k != "duel-short"}}
 def register() -> None:
     for m in (DUEL, TRIO, SKIRMISH):
         rulesapi.register(m)
-    memoize_seed_trees()
-
-
-_TREES: dict[tuple[bytes, bytes, str, int], Any] = {}
-
-
-def memoize_seed_trees() -> None:
-    """Keep each seat's seed Merkle tree for the process (the soak's CPU budget, not a semantics change).
-
-    The engine rebuilds the 2**depth-leaf tree from the master at every file it writes
-    (``Derived.tree``: about 0.25 s, 80 % of a Duel file); it is a pure function of
-    (master, game, seat, depth), so a cache gives the same bytes.
-    """
-    def tree(self: dice.SeedTree) -> Any:
-        key = (self.master, self.game, self.seat, self.depth)
-        if key not in _TREES:
-            _TREES[key] = _build(self)
-        return _TREES[key]
-
-    if getattr(dice.SeedTree, "_soak_memo", False):
-        return
-    _build = dice.SeedTree.__dict__["tree"].fget
-    dice.SeedTree.tree = property(tree)  # type: ignore[assignment,method-assign]
-    dice.SeedTree._soak_memo = True  # type: ignore[attr-defined]
 
 
 class Broken(Exception):

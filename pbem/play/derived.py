@@ -235,19 +235,8 @@ class Derived:
         seat = self.my_seat
         if seat is None or seat not in self.masters:
             raise StateError("this tool holds no seat's dice seeds in this game")
-        key = (self.masters[seat], self.con.game_id, seat, self.params.depth)
-        tree = _TREES.get(key)
-        if tree is None:
-            while len(_TREES) >= 4:
-                del _TREES[next(iter(_TREES))]
-            tree = _TREES[key] = dice.SeedTree(*key)
-        return tree
-
-
-# Each seat's seed tree, built once per process: its Merkle tree hashes every seed of the game
-# (4,096 at the usual depth), and `play` asks for it three times (the lookahead, the rules'
-# rolls, the seed releases): a quarter of a USE phase's time before it was kept (issue 11).
-_TREES: dict[tuple[bytes, bytes, str, int], dice.SeedTree] = {}
+        # the Merkle tree itself is built once per process (pbem.protocol.dice)
+        return dice.SeedTree(self.masters[seat], self.con.game_id, seat, self.params.depth)
 
 
 class Keyring:

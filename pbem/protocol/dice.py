@@ -55,6 +55,14 @@ def slot_index(roller_index: int, k: int, nseats: int) -> int:
     return k * nseats + roller_index
 
 
+# Each seed tree built in this process, by (master, game, seat, depth): a pure function of them
+# that hashes every seed of the game (4,096 at the usual depth), asked for several times by one
+# `play` (the lookahead, the rules' rolls, the releases) and by every file of an audit or a soak
+# (issue 11). A few games' seats are kept; the oldest goes first.
+_TREES: dict[tuple[bytes, bytes, str, int], merkle.Tree] = {}
+_TREES_KEPT = 16
+
+
 class SeedTree:
     """One player's seed tree for one game (held only by that player)."""
 
@@ -73,11 +81,15 @@ class SeedTree:
     @property
     def tree(self) -> merkle.Tree:
         if self._tree is None:
-            leaves = [
-                merkle.leaf_hash(self.game, self.seat, i, derive_seed(self.master, i))
-                for i in range(1 << self.depth)
-            ]
-            self._tree = merkle.Tree(leaves)
+            key = (self.master, self.game, self.seat, self.depth)
+            tree = _TREES.get(key)
+            if tree is None:
+                tree = merkle.Tree([merkle.leaf_hash(self.game, self.seat, i, derive_seed(self.master, i))
+                                    for i in range(1 << self.depth)])
+                while len(_TREES) >= _TREES_KEPT:
+                    del _TREES[next(iter(_TREES))]
+                _TREES[key] = tree
+            self._tree = tree
         return self._tree
 
     @property
