@@ -10,7 +10,8 @@ pay no unlock. The identity files are saved at a low scrypt work factor anyway,
 so that a command that fell back to unlocking would show, not hang.
 
 ``python bench/bench_cli.py --profile play`` (or receive, status, verify) prints
-the cProfile of one run of that command instead.
+the cProfile of one run of that command instead (after one run that fills the
+home's caches); with PBEM_BENCH_IMPORTTIME=1, what its imports cost.
 """
 
 from __future__ import annotations
@@ -64,6 +65,7 @@ def _setup(tmp: Path, files: int) -> dict[str, Any]:
         atomic_write(p.home.card_file, p.card.to_text().encode())
     roots = {s: gamestore.game_dir(p.home, gid).root for s, p in players.items()}
     _start_agents(players)
+    _start_warm(players)
     return {"players": players, "gid": gid, "next": (seat, text), "roots": roots,
             "saved": {s: tmp / f"saved-{s}" for s in players},
             "make_next": lambda: game.play(players[seat].session, gamestore.game_dir(players[seat].home, gid),
@@ -80,6 +82,30 @@ def _start_agents(players: dict[str, Any]) -> None:
         threading.Thread(target=keyagent.serve, args=(p.session.ident, path),
                          kwargs={"idle": 3600, "ready": ready.set}, daemon=True).start()
         ready.wait(10)
+
+
+def _start_warm(players: dict[str, Any]) -> None:
+    """Each home's warm worker, as `pbem agent start` starts it (pbem.cli.warm)."""
+    import time
+
+    from pbem.cli import warm, warmserver
+
+    if not warm.supported():
+        return
+    for p in players.values():
+        warmserver.spawn(p.home.config, 3600)
+    for p in players.values():
+        for _ in range(200):
+            if warm.listening(p.home.config):
+                break
+            time.sleep(0.05)
+
+
+def _stop_warm(players: dict[str, Any]) -> None:
+    from pbem.cli import warm
+
+    for p in players.values():
+        warm.stop(p.home.config)
 
 
 def _compile_all() -> None:
@@ -118,14 +144,24 @@ def measure(runs: int = 5, files: int = 8, profile: str | None = None) -> dict[s
             shutil.copytree(g["saved"][s], g["roots"][s])
 
         home = {s: p.home.config.parent for s, p in g["players"].items()}
+        play = _cmd(home[seat], "play", gid, "--outbox", *(["--orders", str(orders)] if text else []))
+        receive = _cmd(home[other_seat], "receive", str(incoming))
+        verify = _cmd(home[seat], "verify", gid)
+        # "cold": each command in its own interpreter (PBEM_NO_WARM), as without `pbem agent
+        # start` or on Windows; the others run in the home's warm worker, and their figure is
+        # the client's CPU plus its child's (what the worker reports).
         cases: dict[str, Any] = {
             "help": (None, _cmd(home[seat], "--help")),
             "status": (None, _cmd(home[seat], "status")),
-            "play": (seat, _cmd(home[seat], "play", gid, "--outbox",
-                                *(["--orders", str(orders)] if text else []))),
-            "receive": (other_seat, _cmd(home[other_seat], "receive", str(incoming))),
-            "verify": (None, _cmd(home[seat], "verify", gid)),
+            "play": (seat, play),
+            "receive": (other_seat, receive),
+            "verify": (None, verify),
+            "play_cold": (seat, ["env", "PBEM_NO_WARM=1", *play]),
+            "receive_cold": (other_seat, ["env", "PBEM_NO_WARM=1", *receive]),
+            "verify_cold": (None, ["env", "PBEM_NO_WARM=1", *verify]),
         }
+        cpu_log = tmp / "warm-cpu.log"
+        env["PBEM_WARM_CPU_LOG"] = str(cpu_log)
         for s in home:  # the first status queues the mails the library did not write
             _run(_cmd(home[s], "status"), env)
         for s in home:
@@ -138,17 +174,43 @@ def measure(runs: int = 5, files: int = 8, profile: str | None = None) -> dict[s
             _run(_cmd(home[seat], "status"), env)
         if profile is not None:
             who, argv = cases[profile]
+            # One run first, as a sitting's earlier commands would: the home's caches (the
+            # map's static layer, compiled templates) are then what a player's are.
+            if who is not None:
+                restore(who)
+            _run(argv, env)
             if who is not None:
                 restore(who)
             (ROOT / "bench-out").mkdir(exist_ok=True)
+            if os.environ.get("PBEM_BENCH_IMPORTTIME"):
+                # What the imports cost, outside cProfile (which inflates them): the
+                # top-level entries of -X importtime, in microseconds.
+                r = subprocess.run([sys.executable, "-X", "importtime", *argv[1:]], env=env,
+                                   capture_output=True, text=True, check=True)
+                rows = [ln.split("|") for ln in r.stderr.splitlines() if ln.startswith("import time:")]
+                top = [(int(c), name.rstrip()) for _, c, name in rows[1:] if name.startswith(" ")
+                       and not name.startswith("  ")]
+                for us, name in sorted(top, reverse=True)[:25]:
+                    print(f"{us / 1e6:8.3f} s  {name.strip()}")
+                print(f"{sum(us for us, _ in top) / 1e6:8.3f} s  imports in all")
+                return {}
             out = ROOT / "bench-out" / f"profile-{profile}.out"
-            subprocess.run([sys.executable, "-m", "cProfile", "-o", str(out), *argv[1:]], env=env, check=True,
-                           stdout=subprocess.DEVNULL)
+            if profile in ("play", "receive", "verify"):  # the warm worker's child, where the work is
+                subprocess.run(argv, env={**env, "PBEM_WARM_PROFILE": str(out)}, check=True,
+                               stdout=subprocess.DEVNULL)
+            else:
+                cold = profile.endswith("_cold")
+                subprocess.run([sys.executable, "-m", "cProfile", "-o", str(out), *argv[3 if cold else 1:]],
+                               env={**env, "PBEM_NO_WARM": "1"} if cold else env, check=True,
+                               stdout=subprocess.DEVNULL)
             import pstats
 
             pstats.Stats(str(out)).sort_stats("cumulative").print_stats(60)
             pstats.Stats(str(out)).sort_stats("tottime").print_stats(25)
             return {}
+        from pbem.cli import warm
+
+        warm_expected = warm.supported()
         res: dict[str, float] = {}
         samples: dict[str, list[float]] = {k: [] for k in [*cases, "pass"]}
         peak: dict[str, float] = {}
@@ -159,7 +221,14 @@ def measure(runs: int = 5, files: int = 8, profile: str | None = None) -> dict[s
                 who, argv = make
                 if who is not None:
                     restore(who)
+                cpu_log.unlink(missing_ok=True)
                 cpu, rss, rc = _run(argv, env)
+                if cpu_log.exists():  # it ran in the warm worker: add what the child used
+                    child_cpu, child_kb = cpu_log.read_text().split()
+                    cpu += float(child_cpu)
+                    rss = max(rss, int(child_kb) / 1024)
+                elif name in ("play", "receive", "verify") and warm_expected:
+                    raise SystemExit(f"bench: {name} did not run in the warm worker")
                 if rc != 0:
                     err = subprocess.run(argv, capture_output=True, text=True, env=env).stderr
                     raise SystemExit(f"bench: {name} failed ({rc}): {' '.join(argv)}\n{err}")
@@ -174,6 +243,8 @@ def measure(runs: int = 5, files: int = 8, profile: str | None = None) -> dict[s
             res[f"{name}_peak_mb"] = peak[name]
         return res
     finally:
+        if "g" in locals():
+            _stop_warm(g["players"])
         shutil.rmtree(tmp, ignore_errors=True)
 
 

@@ -297,6 +297,13 @@ class RulesModule(abc.ABC):
     def load_scenario(self, name: str) -> Scenario:
         """Load and validate a scenario; raise InvalidInput listing every error."""
 
+    def warm(self) -> None:
+        """Load now what every command of this game will need (its scenarios; a module may add
+        its boards or tables): a long-lived process (pbem.cli.warmserver) calls it once, and
+        the commands it then runs start with it done."""
+        for name in self.scenarios():
+            self.load_scenario(name)
+
     @abc.abstractmethod
     def initial_state(self, scenario: Scenario, seats: dict[str, str], options: dict[str, Any]
                       ) -> tuple[Any, dict[str, Any]]:

@@ -7,6 +7,7 @@ import stat
 import subprocess
 import sys
 import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -161,6 +162,14 @@ def test_the_cli_starts_and_locks_a_background_agent(runtime: Path, tmp_path: Pa
         assert r.returncode == 0, r.stderr
         assert "unlocked" in r.stdout
         assert "unlocked" in pbem("agent", "status").stdout
+        from pbem.cli import warm
+
+        if warm.supported():  # and the warm worker beside it (pbem.cli.warm), without the key
+            for _ in range(400):
+                if warm.listening(home / "config"):
+                    break
+                time.sleep(0.05)
+            assert warm.listening(home / "config")
         del env["PBEM_PASSPHRASE"]  # from now on only the agent holds the key
         r = pbem("game", "new", "--rules", "duel", "--scenario", "short", "--seat", "red=me",
                  "--seat", f"blue={other / 'config' / 'card.txt'}", "--option", "strict_dice=false")
@@ -169,6 +178,9 @@ def test_the_cli_starts_and_locks_a_background_agent(runtime: Path, tmp_path: Pa
     finally:
         r = pbem("lock")
     assert r.stdout.strip() == "locked"
+    from pbem.cli import warm
+
+    assert not warm.listening(home / "config")
     assert "locked: no agent" in pbem("agent", "status").stdout
     r = pbem("game", "new", "--rules", "duel", "--scenario", "short", "--seat", "red=me",
              "--seat", f"blue={other / 'config' / 'card.txt'}")

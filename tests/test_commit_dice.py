@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import hashlib
+import hmac
 import math
+from pathlib import Path
 
 import pytest
 from helpers import DetRng
@@ -103,3 +105,46 @@ def test_rejection_sampling_bounds() -> None:
     with pytest.raises(InvalidInput):
         s.uniform(1)
     assert math.isfinite(sum(vals))
+
+
+def test_fast_tree_building_gives_the_plain_definitions_hashes() -> None:
+    """merkle.leaf_hashes and the level builder copy a hash state: same bytes as lhash."""
+    from pbem.crypto import merkle
+
+    seeds = [bytes([i]) * 32 for i in range(8)]
+    leaves = merkle.leaf_hashes(b"game-id", "Axis \u00e9", seeds)
+    assert leaves == [merkle.leaf_hash(b"game-id", "Axis \u00e9", i, s) for i, s in enumerate(seeds)]
+    tree = merkle.Tree(leaves)
+    level = leaves
+    while len(level) > 1:
+        level = [merkle.node_hash(level[i], level[i + 1]) for i in range(0, len(level), 2)]
+    assert tree.root == level[0]
+    assert dice.derive_seed(b"m" * 32, 5) == hmac.new(b"m" * 32, b"pbem/v1/seed" + (5).to_bytes(8, "big"),
+                                                      hashlib.sha256).digest()
+
+
+def test_seed_tree_kept_on_disk_is_the_same_tree(tmp_path: Path) -> None:
+    """The home's cache keeps each seat's tree; a damaged file is built again, never trusted."""
+    from pbem.store import paths
+
+    paths.use_cache_dir(tmp_path)
+    try:
+        dice._TREES.clear()
+        built = dice.SeedTree(b"k" * 32, b"game", "axis", 4)
+        root, proof = built.root, built.release(5).proof
+        files = list(tmp_path.glob("seed-tree-*.bin"))
+        assert len(files) == 1 and b"k" * 32 not in files[0].read_bytes()
+        dice._TREES.clear()
+        again = dice.SeedTree(b"k" * 32, b"game", "axis", 4)
+        assert again.root == root and again.release(5).proof == proof
+        data = bytearray(files[0].read_bytes())
+        data[-1] ^= 1
+        files[0].write_bytes(bytes(data))
+        dice._TREES.clear()
+        assert dice.SeedTree(b"k" * 32, b"game", "axis", 4).root == root
+        dice._TREES.clear()
+        assert dice.SeedTree(b"j" * 32, b"game", "axis", 4).root != root  # another master, another file
+        assert len(list(tmp_path.glob("seed-tree-*.bin"))) == 2
+    finally:
+        paths.use_cache_dir(None)
+        dice._TREES.clear()

@@ -22,17 +22,27 @@ __all__ = ["cli", "main"]
 
 
 def main(argv: list[str] | None = None) -> None:
+    run(list(sys.argv[1:] if argv is None else argv))
+
+
+def run(args: list[str], warm: bool = True) -> None:
+    """Run one command line: a fast path, the home's warm worker, or click (pbem.cli.base)."""
     from pbem.cli import quick
 
-    args = list(sys.argv[1:] if argv is None else argv)
     for stream in (sys.stdout, sys.stderr):  # as pbem.cli.base.main does
         if isinstance(stream, io.TextIOWrapper):
             stream.reconfigure(errors="backslashreplace")
     if quick.run(args):
         return
+    if warm:
+        from pbem.cli import warm as worker
+
+        code = worker.run(args)
+        if code is not None:
+            sys.exit(code)
     from pbem.cli import base
 
-    base.main(argv)
+    base.main(args)
 
 
 def __getattr__(name: str) -> object:

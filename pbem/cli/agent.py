@@ -31,6 +31,7 @@ def agent_start(c: Ctx, idle_minutes: int, foreground: bool) -> None:
         raise Unsupported("the key agent needs Unix sockets, which this system lacks",
                           hint="each command asks for the passphrase instead")
     if keyagent.running(c.home.config):
+        _warm(c, 60.0 * idle_minutes)
         click.echo("the agent is already running for this home ('pbem lock' stops it)")
         return
     ident = c.secret_identity()
@@ -43,11 +44,24 @@ def agent_start(c: Ctx, idle_minutes: int, foreground: bool) -> None:
     _daemon(lambda: keyagent.serve(ident, path, idle=idle))
     for _ in range(100):
         if keyagent.running(c.home.config):
+            _warm(c, idle)
             click.echo(f"identity unlocked for this home; it locks itself after {idle_minutes} min "
                        "without use ('pbem lock' locks it now)")
             return
         time.sleep(0.05)
     raise PbemError("the agent did not start", hint="run 'pbem agent start --foreground' to see why")
+
+
+def _warm(c: Ctx, idle: float) -> None:
+    """Start the home's warm worker beside the agent (pbem.cli.warm): commands then start in a blink."""
+    from pbem.cli import warm
+
+    if sys.platform != "win32" and warm.supported() and not os.environ.get("PBEM_NO_WARM"):
+        from pbem.cli import warmserver
+
+        if warm.listening(c.home.config):
+            return
+        warmserver.spawn(c.home.config, idle)
 
 
 def _daemon(run: Callable[[], None]) -> None:
@@ -97,6 +111,8 @@ def lock(c: Ctx) -> None:
 
 
 def _lock(c: Ctx) -> None:
+    from pbem.cli import warm
     from pbem.protocol import keyagent
 
+    warm.stop(c.home.config)
     click.echo("locked" if keyagent.lock(c.home.config) else "no agent was running for this home")

@@ -255,7 +255,7 @@ def play(c: Ctx, game_ref: str, orders_file: str | None, dice_request: int | Non
         d0.use_seat(seat)
     # What the file's automatic start resolves, told first: computed before the file is made.
     start = lookahead.file_start(d0).sentences if text else []
-    f, d = game.play(c.session(), gs, text, dice_request or 0, seat=seat)
+    f, d = game.play(c.session(), gs, text, dice_request or 0, seat=seat, loaded=d0)
     # Queued before anything is printed: a closed pipe (`| head -1`) cannot leave the file unmailed.
     _deliver(c, gs, d, [f], outbox_only, [
         *[f"your file first resolved: {s}" for s in start],
@@ -268,8 +268,10 @@ def _load_repaired(c: Ctx, gs: store.GameStore) -> game.Derived:
     mail was never queued (a kill or a closed pipe between the two). Every command that plays
     starts here, so no file stays unmailed past the next command."""
     s = c.session()
-    msgs = game.repair(s, gs)
     d = game.load(s, gs)
+    msgs = game.repair_seats(gs, d.my_seats)
+    if msgs:  # the store changed under the game: read it again
+        d = game.load(s, gs)
     if game.unmailed(gs, d):
         from pbem.mail import dispatch
 

@@ -35,7 +35,7 @@ def run(argv: list[str]) -> bool:
 def _answer(argv: list[str]) -> str | None:
     args = hoist_global_options(argv)
     if args and args[-1] in ("--help", "status"):
-        opts = _global_options(args[:-1])
+        opts = global_options(args[:-1])
         if opts is not None:
             return _help() if args[-1] == "--help" else _status(opts)
     return None
@@ -97,7 +97,7 @@ def write_help() -> None:
                  f"SOURCE = {help_source()!r}\nHELP = {click_help()!r}\n")
 
 
-def _global_options(front: list[str]) -> str | None:
+def global_options(front: list[str]) -> str | None:
     """The --home of the global options ('' for none), None when anything else is there."""
     home = ""
     i = 0
@@ -118,7 +118,7 @@ def _global_options(front: list[str]) -> str | None:
     return home
 
 
-def _home(option: str) -> tuple[str, str] | None:
+def home_folders(option: str) -> tuple[str, str] | None:
     """(config, data) folders as pbem.store.paths.resolve finds them."""
     root = option or os.environ.get("PBEM_HOME") or ""
     if not root:
@@ -134,7 +134,7 @@ def _home(option: str) -> tuple[str, str] | None:
 
 
 def _status(home_option: str) -> str | None:
-    found = _home(home_option)
+    found = home_folders(home_option)
     if found is None:
         return None
     config, data = found

@@ -8,6 +8,9 @@ after seeing the opponents' commitments.
 
 from __future__ import annotations
 
+import hashlib
+import struct
+
 from pbem.formats.hashing import lhash
 
 LEAF = "pbem/v1/seed-leaf"
@@ -22,6 +25,39 @@ def node_hash(left: bytes, right: bytes) -> bytes:
     return lhash(NODE, left, right)
 
 
+def leaf_hashes(game: bytes, seat: str, seeds: list[bytes]) -> list[bytes]:
+    """``[leaf_hash(game, seat, i, seed) for i, seed in enumerate(seeds)]``, with the common prefix hashed once.
+
+    A seat's tree has thousands of leaves, built at its first roll of a sitting: the
+    label, game and seat frames are the same for each, so their hash state is copied
+    rather than recomputed (tests/test_commit_dice.py checks it against ``leaf_hash``).
+    """
+    seat_b = seat.encode("utf-8")
+    base = hashlib.sha256()
+    for part in (LEAF.encode("ascii"), game, seat_b):
+        base.update(struct.pack(">I", len(part)) + part)
+    out = []
+    pack = struct.Struct(">Iq").pack
+    for i, seed in enumerate(seeds):
+        h = base.copy()
+        h.update(pack(8, i) + struct.pack(">I", len(seed)) + seed)
+        out.append(h.digest())
+    return out
+
+
+def _level_up(prev: list[bytes]) -> list[bytes]:
+    """The parents of one level: ``node_hash`` of each pair, the label's hash state copied."""
+    label = NODE.encode("ascii")
+    base = hashlib.sha256(struct.pack(">I", len(label)) + label)
+    out = []
+    for i in range(0, len(prev), 2):
+        left, right = prev[i], prev[i + 1]
+        h = base.copy()
+        h.update(struct.pack(">I", len(left)) + left + struct.pack(">I", len(right)) + right)
+        out.append(h.digest())
+    return out
+
+
 class Tree:
     """A full binary tree over a power-of-two number of leaves."""
 
@@ -32,7 +68,14 @@ class Tree:
         self.levels: list[list[bytes]] = [list(leaves)]
         while len(self.levels[-1]) > 1:
             prev = self.levels[-1]
-            self.levels.append([node_hash(prev[i], prev[i + 1]) for i in range(0, len(prev), 2)])
+            self.levels.append(_level_up(prev))
+
+    @classmethod
+    def from_levels(cls, levels: list[list[bytes]]) -> Tree:
+        """A tree whose every level is already known (kept on disk by pbem.protocol.dice)."""
+        tree = cls.__new__(cls)
+        tree.levels = levels
+        return tree
 
     @property
     def root(self) -> bytes:

@@ -76,6 +76,9 @@ DIRECTIONS: tuple[Direction, ...] = tuple(Direction)
 # (dcol, drow) per direction, for a column at the normal height and for one half a hex lower.
 _HIGH_STEPS = ((0, -1), (1, -1), (1, 0), (0, 1), (-1, 0), (-1, -1))
 _LOW_STEPS = ((0, -1), (1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0))
+# The same steps looked up the other way: adjacency tests are the inner loop of map checks.
+_HIGH_DIRS = {step: d for step, d in zip(_HIGH_STEPS, DIRECTIONS, strict=True)}
+_LOW_DIRS = {step: d for step, d in zip(_LOW_STEPS, DIRECTIONS, strict=True)}
 
 
 def _round_cube(x: float, y: float, z: float) -> tuple[int, int]:
@@ -116,10 +119,7 @@ class Grid:
 
     def direction_to(self, a: Hex, b: Hex) -> Direction | None:
         """The direction from ``a`` to an adjacent ``b``; None if they are not adjacent."""
-        for d, n in zip(DIRECTIONS, self.neighbours(a), strict=True):
-            if n == b:
-                return d
-        return None
+        return (_LOW_DIRS if self.is_low(a.col) else _HIGH_DIRS).get((b.col - a.col, b.row - a.row))
 
     def adjacent(self, a: Hex, b: Hex) -> bool:
         return self.direction_to(a, b) is not None

@@ -19,6 +19,7 @@ The author's own private view is never mailed unless the player opted in
 from __future__ import annotations
 
 import datetime
+import json
 from dataclasses import dataclass
 from email.message import EmailMessage
 
@@ -62,14 +63,15 @@ def mails_for(session: Session, d: Derived, f: turnfile.SignedFile, body: Body |
             msg = _notice(sender, card.email, d, f, seat, when)
             out.append(Mail(seat, f"{base}.{seat}.eml", msg))
             continue
-        ctx = summary.build(d, seat, private=False)
+        ctx = summary.build(d, seat, private=False, svg=False)
         images = []
         map_src = None
         if ctx["has_map"]:
-            svg = ctx["map_svg"]
-            if svg not in png_cache:
-                png_cache[svg] = render.map_png(ctx["map_picture"])
-            images.append(InlineImage("map", png_cache[svg]))
+            # Players who see the same picture get the same PNG, drawn once.
+            key = json.dumps(ctx["map_picture"], sort_keys=True, default=str)
+            if key not in png_cache:
+                png_cache[key] = render.map_png(ctx["map_picture"])
+            images.append(InlineImage("map", png_cache[key]))
             map_src = "cid:map"
         msg = build_message(
             sender=sender, recipients=[card.email], subject=summary.subject(d),
@@ -119,7 +121,7 @@ def dispatch(session: Session, store: GameStore, d: Derived, f: turnfile.SignedF
 
 def private_mail(session: Session, d: Derived, f: turnfile.SignedFile) -> Mail:
     """The player's own private view, mailed only to the player, only when it opted in."""
-    ctx = summary.build(d, f.author if f.author in d.my_seats else d.my_seat, private=True)
+    ctx = summary.build(d, f.author if f.author in d.my_seats else d.my_seat, private=True, svg=False)
     images = [InlineImage("map", render.map_png(ctx["map_picture"]))] if ctx["has_map"] else []
     msg = build_message(
         sender=session.ident.email, recipients=[session.ident.email],

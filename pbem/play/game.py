@@ -400,10 +400,17 @@ def repair_seats(store: GameStore, seats: tuple[str, ...]) -> list[str]:
 
 
 def play(session: Session, store: GameStore, orders_text: str,
-         dice_request: int = 0, end_vote: str = "", seat: str | None = None) -> tuple[SignedFile, Derived]:
-    """Play the pending decision of this player's seat (``seat``: refuse unless it is that seat's)."""
-    repair(session, store)
-    d = load(session, store)
+         dice_request: int = 0, end_vote: str = "", seat: str | None = None,
+         *, loaded: Derived | None = None) -> tuple[SignedFile, Derived]:
+    """Play the pending decision of this player's seat (``seat``: refuse unless it is that seat's).
+
+    ``loaded``: the game as the caller just loaded and repaired it (`pbem play` reads it
+    first for the lookahead); it is played on, not loaded again."""
+    if loaded is None:
+        repair(session, store)
+        d = load(session, store)
+    else:
+        d = loaded
     d.use_seat(seat)
     data = produce_turn(session, store, d, orders_text, dice_request, end_vote)
     f = turnfile.parse(data)

@@ -49,8 +49,11 @@ def seating(d: Derived) -> list[dict[str, Any]]:
             for first, held in con.players().items()]
 
 
-def build(d: Derived, recipient: str | None, *, private: bool = False) -> dict[str, Any]:
+def build(d: Derived, recipient: str | None, *, private: bool = False, svg: bool = True) -> dict[str, Any]:
     """The summary for the player holding seat ``recipient`` (None: an observer).
+
+    ``svg=False``: no inline SVG map (``map_svg`` empty), for a mail, which shows the map
+    as a PNG drawn from ``map_picture``; rendering the SVG was a tenth of a `play`.
 
     A player holding several seats gets one summary: "since your last turn"
     counts every file of its seats, the pending decision is theirs if any of
@@ -88,7 +91,7 @@ def build(d: Derived, recipient: str | None, *, private: bool = False) -> dict[s
         "your_seats": list(mine), "seating": [] if plain else seating(d),
         "pending": None, "happened": happened, "opened": opened,
         "facts": view.get("facts", []), "tables": view.get("tables", []),
-        "map_svg": render.map_svg(picture), "has_map": bool(picture),
+        "map_svg": render.map_svg(picture) if svg else "", "has_map": bool(picture),
         "map_picture": picture,  # what mail draws its PNG from (render.map_png)
         "result": d.rules.result(d.public) if d.started else None,
         "closed": d.closed, "waiting_joins": d.waiting_for_joins,

@@ -31,6 +31,7 @@ import hashlib
 import hmac
 import struct
 from dataclasses import dataclass
+from pathlib import Path
 
 from pbem.crypto import merkle
 from pbem.errors import AuthError, InvalidInput
@@ -48,7 +49,7 @@ class BadSeed(AuthError):
 
 def derive_seed(master: bytes, index: int) -> bytes:
     """Seeds come from one 32-byte master secret so a player stores 32 bytes, not thousands."""
-    return hmac.new(master, SEED.encode() + struct.pack(">Q", index), hashlib.sha256).digest()
+    return hmac.digest(master, SEED.encode() + struct.pack(">Q", index), "sha256")
 
 
 def slot_index(roller_index: int, k: int, nseats: int) -> int:
@@ -61,6 +62,66 @@ def slot_index(roller_index: int, k: int, nseats: int) -> int:
 # (issue 11). A few games' seats are kept; the oldest goes first.
 _TREES: dict[tuple[bytes, bytes, str, int], merkle.Tree] = {}
 _TREES_KEPT = 16
+
+
+# --- seed trees kept in the home's cache folder -------------------------------------------------
+# Building a tree is ~40 ms of every `play` that releases seeds. Its nodes are hashes of the
+# seeds (each leaf a domain-separated SHA-256 over 32 secret random bytes), as public as the
+# proofs that already publish them: a kept tree tells nothing of an unreleased seed. The file
+# is named by a hash of the master secret, the game, the seat and the depth, and holds a
+# SHA-256 of its body: a file that does not check out is built again and replaced.
+_TREE_MAGIC = b"pbem-seed-tree/1\n"
+_TREE_FILES_KEPT = 32  # a player's games' seats (~256 KB each at depth 12); the oldest go first
+
+
+def _tree_path(key: tuple[bytes, bytes, str, int]) -> Path | None:
+    from pbem.store import paths
+
+    folder = paths.cache_dir()
+    if folder is None:
+        return None
+    master, game, seat, depth = key
+    name = hmac.digest(master, b"pbem/v1/seed-tree-cache" + game + seat.encode() + bytes([depth]), "sha256")
+    return folder / f"seed-tree-{name.hex()[:32]}.bin"
+
+
+def _tree_load(key: tuple[bytes, bytes, str, int]) -> merkle.Tree | None:
+    path = _tree_path(key)
+    if path is None:
+        return None
+    depth = key[3]
+    try:
+        data = path.read_bytes()
+    except OSError:
+        return None
+    head = len(_TREE_MAGIC) + 32
+    body = data[head:]
+    if (not data.startswith(_TREE_MAGIC) or hashlib.sha256(body).digest() != data[len(_TREE_MAGIC):head]
+            or len(body) != ((2 << depth) - 1) * 32):
+        return None
+    levels, at = [], 0
+    for k in range(depth, -1, -1):
+        n = 1 << k
+        levels.append([body[at + 32 * i:at + 32 * i + 32] for i in range(n)])
+        at += 32 * n
+    return merkle.Tree.from_levels(levels)
+
+
+def _tree_save(key: tuple[bytes, bytes, str, int], tree: merkle.Tree) -> None:
+    path = _tree_path(key)
+    if path is None:
+        return
+    from pbem.store.fsutil import atomic_write
+
+    body = b"".join(b"".join(level) for level in tree.levels)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        atomic_write(path, _TREE_MAGIC + hashlib.sha256(body).digest() + body, durable=False)
+        kept = sorted(path.parent.glob("seed-tree-*.bin"), key=lambda p: p.stat().st_mtime, reverse=True)
+        for old in kept[_TREE_FILES_KEPT:]:
+            old.unlink(missing_ok=True)
+    except OSError:
+        pass
 
 
 class SeedTree:
@@ -84,8 +145,11 @@ class SeedTree:
             key = (self.master, self.game, self.seat, self.depth)
             tree = _TREES.get(key)
             if tree is None:
-                tree = merkle.Tree([merkle.leaf_hash(self.game, self.seat, i, derive_seed(self.master, i))
-                                    for i in range(1 << self.depth)])
+                tree = _tree_load(key)
+                if tree is None:
+                    seeds = [derive_seed(self.master, i) for i in range(1 << self.depth)]
+                    tree = merkle.Tree(merkle.leaf_hashes(self.game, self.seat, seeds))
+                    _tree_save(key, tree)
                 while len(_TREES) >= _TREES_KEPT:
                     del _TREES[next(iter(_TREES))]
                 _TREES[key] = tree

@@ -30,13 +30,10 @@ Wire format (both ways): a 4-byte big-endian length, then one canonical map
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import os
 import socket
-import stat
 import struct
 import sys
-import tempfile
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -45,6 +42,7 @@ from typing import Any
 from pbem.crypto import age
 from pbem.errors import AuthError, InvalidInput, PbemError, Unsupported
 from pbem.formats import canonical
+from pbem.protocol import agentpath
 from pbem.protocol.identity import Card, Identity
 
 MAX_MESSAGE = 256 * 1024  # a turn file's header is far smaller; a signature's message is a hash
@@ -61,12 +59,6 @@ def supported() -> bool:
     return sys.platform != "win32"
 
 
-def _uid() -> int:
-    if sys.platform == "win32":
-        return 0
-    return os.getuid()
-
-
 def _unix_socket() -> socket.socket:
     if sys.platform == "win32":
         raise Unsupported("the key agent needs Unix sockets, which this system lacks",
@@ -74,35 +66,15 @@ def _unix_socket() -> socket.socket:
     return socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
 
 
-def _runtime_dir() -> Path:
-    base = os.environ.get("XDG_RUNTIME_DIR") or tempfile.gettempdir()
-    return Path(base) / f"pbem-agent-{_uid()}"
+# Kept apart (standard library only) for the command line's warm-worker client.
+_uid = agentpath.uid
+_runtime_dir = agentpath.runtime_dir
+_private_dir = agentpath.private_dir
 
 
 def socket_path(home_config: Path) -> Path:
-    """The agent socket of the home whose config folder is ``home_config``.
-
-    Named by a hash of the folder's absolute path: short enough for the 104-108
-    bytes a Unix socket path may have, and one agent per home.
-    """
-    key = hashlib.sha256(str(home_config.resolve()).encode()).hexdigest()[:20]
-    return _runtime_dir() / f"{key}.sock"
-
-
-def _private_dir(path: Path, create: bool) -> bool:
-    """``path`` exists as a directory of this user's, mode 0700 (created so when ``create``)."""
-    if create:
-        with contextlib.suppress(FileExistsError):
-            path.mkdir(mode=0o700)
-    try:
-        st = os.lstat(path)
-    except FileNotFoundError:
-        return False
-    if not stat.S_ISDIR(st.st_mode) or st.st_uid != _uid() or st.st_mode & 0o077:
-        # Another user's folder (or a link) in a shared /tmp: never trust a socket in it.
-        raise AuthError(f"the agent folder {path} is not a private folder of yours",
-                        hint="remove it, or set XDG_RUNTIME_DIR to a folder only you can enter")
-    return True
+    """The agent socket of the home whose config folder is ``home_config``."""
+    return agentpath.socket_path(home_config)
 
 
 # --- framing -----------------------------------------------------------------------------------

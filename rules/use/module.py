@@ -67,6 +67,14 @@ class UseRules(RulesModule):
                       if spec.played)
         return Scenario(rules=self.name, name=sc.name, title=sc.title, digest=sc.hash, seats=seats, data=sc)
 
+    def warm(self) -> None:
+        # The board (adjacency, supply sources) is what every apply asks for first.
+        from . import geo
+        from .initial import state_from_scenario
+
+        for name in self.scenarios():
+            geo.board(state_from_scenario(self.load_scenario(name).data))
+
     def initial_state(self, scenario: Scenario, seats: dict[str, str], options: dict[str, Any]
                       ) -> tuple[Any, dict[str, Any]]:
         from .initial import state_from_scenario

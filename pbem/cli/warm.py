@@ -1,0 +1,223 @@
+"""The warm worker: while a home's key agent runs, its commands start in a process that has
+already imported pbem.
+
+Issue 11 asks `play` to take ten times a bare interpreter's start and `receive` four; the
+imports alone (click, jinja2, Pillow, cryptography, the game layer, a rules module and its
+scenario) take more than that. `pbem agent start` therefore also starts a *warm worker*
+for the home: a fresh interpreter (never a fork of the agent: it must not hold the
+identity) that imports what the commands need, asks each rules module to load its
+scenarios (``RulesModule.warm``), and waits on a Unix socket beside the agent's. A later
+`pbem play`, `receive`, `show`, `status`, `orders`, `verify`, `resend` or `inspect` of that
+home is sent there by the client below (standard library only, run before click is
+imported): it passes its argument list, working folder, environment, umask and its
+standard input, output and error (the descriptors themselves, SCM_RIGHTS); the worker
+forks, the child takes them over and runs the command exactly as the command line would,
+and the client waits for its exit status, forwarding Ctrl-C and termination signals to
+it. Output, files and exit codes are the same (tests/test_warm.py compares them).
+
+What keeps it safe and correct:
+
+- The socket is 0600 in the agent's private folder (0700, the user's own, checked by both
+  ends), and on Linux every connection's peer user id is checked: only the user's own
+  processes reach it, and they could run pbem themselves anyway. The worker holds no
+  secret: signing and decryption still go through the agent.
+- Each command runs in a new fork, so nothing it does outlives it; the worker itself only
+  imports and loads scenarios.
+- Code changed since the worker started (any file of pbem, the rules modules, their
+  scenarios and templates: sizes and modification times) makes it refuse and stop, and
+  the client runs the command itself; so does any failure before the command starts.
+- It stops with the agent (`pbem lock`, or the agent's idle timeout: the worker checks
+  that the agent's socket is still there), and after the same idle time.
+- A prompt (a passphrase, a mail password, `orders prompt`) reads the client's terminal
+  through the passed standard input, with echo off as usual: the worker has no
+  controlling terminal, so getpass falls back to standard input's terminal settings.
+
+``PBEM_NO_WARM=1`` makes a command run in its own process. Windows (no fork, no
+descriptor passing) never uses it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import struct
+import sys
+from pathlib import Path
+
+COMMANDS = frozenset({"play", "receive", "show", "status", "orders", "verify", "resend", "inspect"})
+MAX_REQUEST = 1 << 20  # argv and environment; a real one is a few KB
+CPU_LOG = "PBEM_WARM_CPU_LOG"  # bench/bench_cli.py: where the client writes the child's CPU seconds
+
+
+def supported() -> bool:
+    return sys.platform != "win32" and hasattr(socket, "send_fds") and hasattr(os, "fork")
+
+
+# --- the client (standard library only) --------------------------------------------------------
+
+def run(argv: list[str]) -> int | None:
+    """Run ``argv`` in the home's warm worker; its exit status, or None: run it here instead."""
+    if sys.platform == "win32" or not supported() or os.environ.get("PBEM_NO_WARM"):
+        return None
+    config = _home_config(argv)
+    if config is None:
+        return None
+    try:
+        from pbem.protocol import agentpath
+
+        path = agentpath.socket_path(config, ".warm")
+        if (not agentpath.private_dir(path.parent, create=False) or not path.exists()
+                or not agentpath.socket_path(config).exists()):
+            return None  # no worker, or the agent locked (the worker stops within a second)
+        sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    except Exception:  # noqa: BLE001 - any doubt: the command runs in this process, as without a worker
+        return None
+    with sock:
+        pid = _start(sock, path, argv)
+        if pid is None:
+            return None
+        return _wait(sock, pid)
+
+
+def _home_config(argv: list[str]) -> str | None:
+    from pbem.cli import quick
+    from pbem.cli.commands import hoist_global_options
+
+    args = hoist_global_options(argv)
+    i = 0
+    while i < len(args) and args[i].startswith("--") and args[i] != "--":
+        i += 1 if "=" in args[i] else 2
+    if i >= len(args) or args[i] not in COMMANDS:
+        return None
+    opts = quick.global_options(args[:i])
+    if opts is None:
+        return None  # --passphrase-file, or anything unusual: the full path reads it
+    found = quick.home_folders(opts)
+    return None if found is None else found[0]
+
+
+def _start(sock: socket.socket, path: Path, argv: list[str]) -> int | None:
+    """Send the request and the three standard descriptors; the child's pid, or None if refused."""
+    if sys.platform == "win32":
+        return None
+    try:
+        sock.settimeout(5.0)
+        sock.connect(str(path))
+        mask = os.umask(0o077)
+        os.umask(mask)
+        req = _request(argv, mask)
+        for stream in (sys.stdout, sys.stderr):
+            stream.flush()
+        socket.send_fds(sock, [struct.pack(">I", len(req)) + req], [0, 1, 2])
+        rep = _reply(sock)
+    except Exception:  # noqa: BLE001 - nothing has run yet: the command runs here instead
+        return None
+    pid = rep.get("pid")
+    return pid if isinstance(pid, int) and pid > 0 else None
+
+
+def _request(argv: list[str], mask: int) -> bytes:
+    # Arguments and environment may hold bytes that are not UTF-8 (surrogate-escaped, as
+    # Python decodes them): sent as the bytes the system gave.
+    def raw(s: str) -> str:
+        return os.fsencode(s).hex()
+
+    return json.dumps({
+        "argv": [raw(a) for a in argv],
+        "cwd": raw(os.getcwd()),
+        "env": {raw(k): raw(v) for k, v in os.environ.items()},
+        "umask": mask,
+        # How this interpreter decoded and encoded its standard streams, for the child's.
+        "streams": [[getattr(s, "encoding", None) or "utf-8", getattr(s, "errors", None) or "strict"]
+                    for s in (sys.stdin, sys.stdout, sys.stderr)],
+    }).encode("ascii")
+
+
+def _reply(sock: socket.socket) -> dict[str, object]:
+    head = _exact(sock, 4)
+    (n,) = struct.unpack(">I", head)
+    if n > 4096:
+        raise ValueError("warm worker reply too long")
+    rep = json.loads(_exact(sock, n))
+    if not isinstance(rep, dict):
+        raise ValueError("warm worker reply is not a map")
+    return rep
+
+
+def _exact(sock: socket.socket, n: int) -> bytes:
+    out = b""
+    while len(out) < n:
+        chunk = sock.recv(n - len(out))
+        if not chunk:
+            raise ConnectionError("the warm worker closed the connection")
+        out += chunk
+    return out
+
+
+def _wait(sock: socket.socket, pid: int) -> int:
+    """The child runs: forward signals to it until the worker reports its exit status."""
+    if sys.platform == "win32":
+        return 1
+    import signal
+
+    def forward(signum: int, _frame: object) -> None:
+        try:
+            os.kill(pid, signum)
+        except OSError:
+            pass
+
+    for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        signal.signal(sig, forward)
+    sock.settimeout(None)
+    try:
+        rep = _reply(sock)
+    except (OSError, ValueError) as e:
+        sys.stderr.write(f"error: the warm worker stopped before the command ended ({e})\n"
+                         "hint: run the command again; 'pbem lock' stops the worker, PBEM_NO_WARM=1 avoids it\n")
+        return 1
+    code = rep.get("exit")
+    log = os.environ.get(CPU_LOG)
+    if log:
+        with open(log, "a", encoding="ascii") as fh:
+            fh.write(f"{rep.get('cpu', 0.0)} {rep.get('rss_kb', 0)}\n")
+    return code if isinstance(code, int) else 1
+
+
+def listening(config: str | Path) -> bool:
+    """A warm worker takes connections for this home."""
+    if sys.platform == "win32" or not supported():
+        return False
+    from pbem.protocol import agentpath
+
+    try:
+        path = agentpath.socket_path(config, ".warm")
+        if not agentpath.private_dir(path.parent, create=False):
+            return False
+        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
+            sock.settimeout(2.0)
+            sock.connect(str(path))
+    except Exception:  # noqa: BLE001 - none, or a socket left by one that died
+        return False
+    return True
+
+
+def stop(config: str | Path) -> bool:
+    """Ask the home's warm worker to stop taking commands (`pbem lock`); False if none answered."""
+    if sys.platform == "win32" or not supported():
+        return False
+    from pbem.protocol import agentpath
+
+    try:
+        path = agentpath.socket_path(config, ".warm")
+        if not agentpath.private_dir(path.parent, create=False) or not path.exists():
+            return False
+        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
+            sock.settimeout(5.0)
+            sock.connect(str(path))
+            req = json.dumps({"op": "stop"}).encode()
+            sock.sendall(struct.pack(">I", len(req)) + req)
+            sock.recv(1)  # the worker closes the connection once it stopped listening
+    except Exception:  # noqa: BLE001 - nothing to stop, or it stops by itself with the agent
+        return False
+    return True
