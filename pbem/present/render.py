@@ -84,12 +84,13 @@ def _bytecode_cache() -> jinja2.BytecodeCache | None:
     checksum, so an edited template is compiled again; writes are atomic.
     """
     from pbem.store import paths
+    from pbem.store.fsutil import make_dirs
 
     folder = paths.cache_dir()
     if folder is None:
         return None
     try:
-        (folder / "templates").mkdir(parents=True, exist_ok=True)
+        make_dirs(folder / "templates")  # 0700, as every folder of a home
     except OSError:
         return None
     return jinja2.FileSystemBytecodeCache(str(folder / "templates"))

@@ -115,7 +115,6 @@ def _tree_save(key: tuple[bytes, bytes, str, int], tree: merkle.Tree) -> None:
 
     body = b"".join(b"".join(level) for level in tree.levels)
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
         atomic_write(path, _TREE_MAGIC + hashlib.sha256(body).digest() + body, durable=False)
         kept = sorted(path.parent.glob("seed-tree-*.bin"), key=lambda p: p.stat().st_mtime, reverse=True)
         for old in kept[_TREE_FILES_KEPT:]:

@@ -1,0 +1,145 @@
+"""The EuroFront state split for the fog of war, and what the public state alone decides.
+
+PUBLIC (every tool, ``digest`` compared after each file)::
+
+    {"scenario", "month" "YYYY-MM", "fortnight" 1|2, "turn" N (fortnights played + 1),
+     "phase", "active", "over", "weather" "dry"|"mud", "shuffle" bool, "sealed" [seats],
+     "blocks": {token: {"side", "hex", "ref" (commitment, None before the seal), "lost" N,
+                        "up" bool (face up now), "opened" identity|None (once revealed),
+                        "trail" [hidden moves since the last reveal]}},
+     "hqs": {token: {"cv", "range", "thq", "moves"}}   # HQs active this Player-Turn (5.2)
+     "command": [hexes under field-HQ command, fixed at the start of Movement (5.31)],
+     "moved": [tokens moved this phase], "crossed": {"AAAA-BBBB": n} (6.33),
+     "battles": {hex: {"attacker": seat, "new": bool}} (7.11, 7.12)}
+
+PRIVATE per seat: ``{"blocks": {token: {"unit", "type", "nation", "cv", "max"}}}``: the owner's
+blocks' identities, bound at the seal by one commitment each (value = identity + token).
+
+A block's current CV is its committed CV less ``lost`` (public losses: HQ deactivation 5.5);
+nothing else changes it yet (production is not implemented).
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from typing import Any
+
+from pbem.kit.hexgrid import EVEN_COLUMNS_LOW as GRID
+from pbem.kit.hexgrid import parse_hex
+
+from .data import SEATS, Board
+
+STACK = {"clear": 4, "forest": 4, "hill": 4, "marsh": 3, "mountain": 2}  # 6.21
+SPEED = {"HQ": 2, "THQ": 2, "Armor": 3, "Mech": 3, "Infantry": 2, "Static": 1}  # 2.2, 2.4; Static: README
+MAX_SPEED = 3  # the fastest SCW type (2.21, 2.22): what the opponent's tool can check of a hidden move
+STOP_TERRAIN = ("marsh", "mountain")  # 1.33, 1.34, 6.1
+BLOCKING = frozenset({"river", "strait", "water"})  # 8.2: no ZOC across these
+WEATHER = {1: "mud", 2: "mud-dry", 3: "dry", 4: "dry", 5: "dry", 6: "dry", 7: "dry", 8: "dry", 9: "dry",
+           10: "dry", 11: "mud-dry", 12: "mud"}  # 12.1 WF table; 12.11
+
+
+def enemy(seat: str) -> str:
+    return SEATS[1] if seat == SEATS[0] else SEATS[0]
+
+
+def adjacent(a: str, b: str) -> bool:
+    return GRID.adjacent(parse_hex(a), parse_hex(b))
+
+
+def token_key(token: str) -> tuple[str, int]:
+    return token[0], int(token[1:]) if token[1:].isdigit() else 0
+
+
+def blocks_at(public: dict[str, Any], h: str, side: str | None = None) -> list[str]:
+    return sorted((t for t, b in public["blocks"].items() if b["hex"] == h and (side is None or b["side"] == side)),
+                  key=token_key)
+
+
+def sides_in(public: dict[str, Any], h: str) -> set[str]:
+    return {b["side"] for b in public["blocks"].values() if b["hex"] == h}
+
+
+def is_battle(public: dict[str, Any], h: str) -> bool:
+    return len(sides_in(public, h)) == 2
+
+
+def zoc_sides(public: dict[str, Any], board: Board, h: str) -> set[str]:
+    """Sides exerting a ZOC into unoccupied ``h`` (8.2): unengaged units next to it, not across a river,
+    strait or water hexside. Every unit counts as supplied (supply is not implemented yet)."""
+    out: set[str] = set()
+    for n in board.neighbours(h):
+        here = sides_in(public, n)
+        if len(here) != 1 or board.side_kinds(h, n) & BLOCKING:
+            continue
+        out |= here
+    return out
+
+
+def control(public: dict[str, Any], board: Board, h: str) -> str | None:
+    """SCW rule 1: a seat, "disputed", or None (uncontrolled: treated as friendly, but no disengaging)."""
+    here = sides_in(public, h)
+    if len(here) == 2:
+        battle = public["battles"].get(h)
+        return enemy(battle["attacker"]) if battle else None  # the Original Defender (7.12)
+    if here:
+        return next(iter(here))
+    zoc = zoc_sides(public, board, h)
+    if len(zoc) == 2:
+        return "disputed"
+    if zoc:
+        return next(iter(zoc))
+    place = board.at.get(h)
+    return place.loyal if place is not None else None
+
+
+def hexside_key(a: str, b: str) -> str:
+    return "-".join(sorted((a, b)))
+
+
+def command_hexes(public: dict[str, Any], board: Board, seat: str) -> list[str]:
+    """Hexes within the Command Range of the seat's active field HQs (5.31): traced over playable
+    land, never across water, and not through enemy-controlled hexes (a hex holding a friendly
+    unit can always be traced through: the 8.4 sidebar)."""
+    seen: set[str] = set()
+    for tok, hq in public["hqs"].items():
+        if hq["thq"] or hq["range"] < 0 or public["blocks"][tok]["side"] != seat:
+            continue
+        start = public["blocks"][tok]["hex"]
+        dist = {start: 0}
+        todo = deque([start])
+        while todo:
+            h = todo.popleft()
+            seen.add(h)
+            if dist[h] >= hq["range"] or (h != start and not _traceable(public, board, h, seat)):
+                continue
+            for n in board.neighbours(h):
+                if n in dist or not board.enterable(n) or "water" in board.side_kinds(h, n):
+                    continue
+                dist[n] = dist[h] + 1
+                todo.append(n)
+    return sorted(seen)
+
+
+def _traceable(public: dict[str, Any], board: Board, h: str, seat: str) -> bool:
+    if any(b["side"] == seat and b["hex"] == h for b in public["blocks"].values()):
+        return True
+    return control(public, board, h) != enemy(seat)
+
+
+def weather_for(month: str) -> str:
+    """12.11 (WF): Dry March-October, Mud December-January. The variable months (November,
+    February) are taken as Mud until the two-player weather roll is implemented (README)."""
+    w = WEATHER[int(month[5:7])]
+    return "mud" if w == "mud-dry" else w
+
+
+def next_month(month: str) -> str:
+    y, m = int(month[:4]), int(month[5:7])
+    return f"{y + m // 12}-{m % 12 + 1:02d}"
+
+
+def current_cv(public: dict[str, Any], private: dict[str, Any] | None, token: str) -> int | None:
+    """The block's CV where this tool may know it: its owner's private state, or its public opening."""
+    b = public["blocks"][token]
+    ident = (private or {}).get("blocks", {}).get(token) or b.get("opened")
+    return None if ident is None else int(ident["cv"]) - int(b["lost"])

@@ -1,0 +1,367 @@
+"""The EuroFront order verbs: seal, activate, move, mobilize, end-phase (one VerbTable).
+
+Every check runs in two tools. The author's tool holds its private state (``env.private``):
+it checks everything, the hidden facts included (a block's type and speed). Every other tool
+replays the public orders without it: it checks what is public (positions, revealed HQs,
+terrain, hexsides, stacking counts) and records each hidden move in the block's ``trail``, which
+is checked against the block's type when its commitment is opened (``recheck``). A refusal
+names only the author's own blocks, never an enemy block's identity.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from pbem.errors import IllegalOrder
+from pbem.kit.hexgrid import parse_hex
+from pbem.kit.orders import Line, Verb, VerbTable, resolve_name
+from pbem.rulesapi import Context
+
+from . import state as st
+from .data import Board
+
+RULEBOOK = "EF"
+
+
+@dataclass
+class Env:
+    public: dict[str, Any]
+    private: dict[str, Any] | None  # the author's own private state; None when replaying
+    seat: str
+    ctx: Context
+    board: Board
+
+    def ident(self, token: str) -> dict[str, Any] | None:
+        return None if self.private is None else self.private["blocks"].get(token)
+
+
+class EfLine(Line):
+    def __init__(self, no: int, text: str, public: dict[str, Any], board: Board) -> None:
+        super().__init__(no, text)
+        self.public = public
+        self.board = board
+
+    def block(self) -> str:
+        col, tok = self.take("a block (e.g. n3)")
+        return resolve_name(sorted(self.public["blocks"]), tok.lower(), self.no, col, what="block")
+
+    def hex(self) -> str:
+        col, tok = self.take("a hex XXYY")
+        try:
+            h = str(parse_hex(tok))
+        except ValueError as e:
+            raise self.err(str(e), col) from None
+        if h not in self.board.terrain:
+            raise self.err(f"hex {h} is not on the map", col)
+        return h
+
+
+def illegal(o: dict[str, Any] | None, message: str, rule: str) -> IllegalOrder:
+    line = o.get("line") if o else None
+    col = o.get("col") if o else None
+    return IllegalOrder(message, rule=f"{RULEBOOK} {rule}", line=line, column=col)
+
+
+# --- parsing ---------------------------------------------------------------------------------
+
+def _parse_nothing(ln: EfLine, o: dict[str, Any]) -> None:
+    return None
+
+
+def _parse_activate(ln: EfLine, o: dict[str, Any]) -> None:
+    o["block"] = ln.block()
+    o["deploy"] = None
+    if ln.peek() == "deploy":
+        ln.take("deploy")
+        o["deploy"] = ln.hex()
+
+
+def _parse_move(ln: EfLine, o: dict[str, Any]) -> None:
+    o["block"] = ln.block()
+    o["path"] = []
+    o["supreme"] = False
+    while ln.more():
+        if ln.peek() == "supreme":
+            ln.take("supreme")
+            o["supreme"] = True
+            continue
+        o["path"].append(ln.hex())
+    if not o["path"] and o["verb"] == "move":
+        raise ln.err("missing the hexes to move through")
+
+
+# --- checks shared by the tools ----------------------------------------------------------------
+
+def _own(env: Env, o: dict[str, Any]) -> dict[str, Any]:
+    b: dict[str, Any] = env.public["blocks"][o["block"]]
+    if b["side"] != env.seat:
+        raise illegal(o, f"{o['block']} is not one of your blocks", "6.1")
+    return b
+
+
+def _check_activate(env: Env, o: dict[str, Any]) -> None:
+    b = _own(env, o)
+    tok = o["block"]
+    if tok in env.public["hqs"]:
+        raise illegal(o, f"{tok} is already active this Player-Turn", "5.2")
+    mine = env.ident(tok)
+    if mine is not None and mine["type"] not in ("HQ", "THQ"):
+        raise illegal(o, f"{tok} is your {mine['unit']} ({mine['type']}), not an HQ: only HQs activate", "5.2")
+    if o["deploy"] is not None:
+        _check_deploy(env, o, b["hex"], o["deploy"])
+
+
+def _check_deploy(env: Env, o: dict[str, Any], frm: str, to: str) -> None:
+    if env.public["weather"] == "mud":
+        raise illegal(o, "HQs cannot deploy in Mud weather", "5.21")
+    if not env.board.enterable(to):
+        raise illegal(o, f"{to} is not a land hex of Spain or Spanish Morocco", "SCW The Map")
+    if not st.adjacent(frm, to) or "water" in env.board.side_kinds(frm, to):
+        raise illegal(o, f"an HQ deploys one hex: {to} is not next to {frm} over land", "5.21")
+    owner = st.control(env.public, env.board, to)
+    if st.sides_in(env.public, to) - {env.seat} or owner not in (env.seat, None):
+        raise illegal(o, f"HQs deploy into friendly hexes only, not into {to} ({owner or 'a battle'})", "5.21")
+
+
+def _apply_activate(env: Env, o: dict[str, Any]) -> None:
+    tok = o["block"]
+    b = env.public["blocks"][tok]
+    value = env.ctx.open(b["ref"])
+    ident = _check_opening(env, o, tok, value)
+    if ident["type"] not in ("HQ", "THQ"):
+        raise illegal(o, f"{tok} opens as {ident['type']}, not an HQ", "5.2")
+    recheck(env, tok, ident)
+    if o["deploy"] is not None:
+        b["hex"] = o["deploy"]
+    cv = int(ident["cv"]) - int(b["lost"])
+    capital = {"republicans": "Madrid"}.get(env.seat)
+    in_capital = capital is not None and env.board.at.get(b["hex"]) is not None \
+        and env.board.at[b["hex"]].name == capital
+    disrupted = 1 if env.public["weather"] == "mud" and not (ident["type"] == "THQ" and in_capital) else 0
+    eff = cv - disrupted  # 5.32, 12.31
+    thq = ident["type"] == "THQ"
+    env.public["hqs"][tok] = {"cv": cv, "range": eff, "thq": thq, "moves": max(eff, 0) if thq else 0}
+    b["up"], b["opened"] = True, ident
+    env.ctx.event("activated", block=tok, unit=ident["unit"], type=ident["type"], cv=cv, range=eff,
+                  hex=b["hex"], deployed=o["deploy"] is not None)
+
+
+def _check_opening(env: Env, o: dict[str, Any], tok: str, value: Any) -> dict[str, Any]:
+    keys = ("token", "unit", "type", "nation", "cv", "max")
+    if not isinstance(value, dict) or set(value) != set(keys) or value["token"] != tok:
+        raise illegal(o, f"the opening of {tok}'s commitment is not an identity of {tok}", "5.2")
+    return {k: value[k] for k in keys if k != "token"}
+
+
+def recheck(env: Env, tok: str, ident: dict[str, Any]) -> None:
+    """A block is revealed: its hidden moves since the last reveal are checked against its type
+    (issue 13 item 2); an illegal one names the file, the seat and the rule."""
+    b = env.public["blocks"][tok]
+    for t in b["trail"]:
+        where = f"{tok} ({ident['unit']}, {ident['type']}) in file {t['seq']} by {b['side']}"
+        speed = 1 if t["weather"] == "mud" else st.SPEED[ident["type"]]
+        if len(t["path"]) > speed:
+            raise illegal(None, f"hidden move found illegal at reveal: {where} moved {len(t['path'])} "
+                          f"hexes, its speed is {speed}", "2.2" if t["weather"] != "mud" else "12.32")
+        if t["engage"] and ident["type"] in ("HQ", "THQ"):
+            raise illegal(None, f"hidden move found illegal at reveal: {where} engaged; HQs never "
+                          "voluntarily engage", "5.1")
+        if ident["type"] == "Static" and not t["supreme"]:
+            raise illegal(None, f"hidden move found illegal at reveal: {where} moved without a "
+                          "Supreme Move; Static units move by Supreme Command only", "2.27")
+    b["trail"] = []
+
+
+def _check_move(env: Env, o: dict[str, Any]) -> None:
+    b = _own(env, o)
+    tok = o["block"]
+    if tok in env.public["moved"]:
+        raise illegal(o, f"{tok} has already moved this Movement Phase", "6.1")
+    if tok in env.public["hqs"] and o["verb"] == "move":
+        raise illegal(o, f"{tok} is an active HQ: it moves only by mobilizing", "5.51")
+    if o["verb"] == "move":
+        _check_command(env, o, b)
+    _check_hidden(env, o)
+    _check_path(env, o, b["hex"])
+
+
+def _check_command(env: Env, o: dict[str, Any], b: dict[str, Any]) -> None:
+    if o["supreme"]:
+        if not any(h["thq"] and h["moves"] > 0 for t, h in env.public["hqs"].items()
+                   if env.public["blocks"][t]["side"] == env.seat):
+            raise illegal(o, "no active THQ has a Supreme Move left", "5.8")
+    elif b["hex"] not in env.public["command"]:
+        raise illegal(o, f"{o['block']} in {b['hex']} is not within the Command Range of an active HQ", "6.1")
+
+
+def _check_hidden(env: Env, o: dict[str, Any]) -> None:
+    """The author's checks of its own hidden facts (the other tools re-check at reveal)."""
+    ident = env.ident(o["block"])
+    if ident is None:
+        return
+    speed = 1 if env.public["weather"] == "mud" else st.SPEED[ident["type"]]
+    if len(o["path"]) > speed:
+        raise illegal(o, f"{o['block']} ({ident['unit']}, {ident['type']}) moves at most {speed} hexes",
+                      "12.32" if env.public["weather"] == "mud" else "2.2")
+    if ident["type"] == "Static" and not o["supreme"] and o["verb"] == "move":
+        raise illegal(o, f"{o['block']} ({ident['unit']}) is Static: it moves by Supreme Command only", "2.27")
+    target = o["path"][-1] if o["path"] else None
+    if ident["type"] in ("HQ", "THQ") and target is not None and st.enemy(env.seat) in st.sides_in(env.public, target):
+        raise illegal(o, f"{o['block']} ({ident['unit']}) is an HQ: HQs never voluntarily engage", "5.1")
+
+
+def _check_path(env: Env, o: dict[str, Any], start: str) -> None:
+    pub, board = env.public, env.board
+    limit = 1 if pub["weather"] == "mud" else st.MAX_SPEED
+    if len(o["path"]) > limit:
+        raise illegal(o, f"no unit moves more than {limit} hexes", "12.32" if limit == 1 else "2.2")
+    here, foe = start, st.enemy(env.seat)
+    disengaging = foe in st.sides_in(pub, start)
+    if disengaging and o["path"]:
+        _check_disengage(env, o, start, o["path"][0])
+    for i, step in enumerate(o["path"]):
+        if not st.adjacent(here, step):
+            raise illegal(o, f"{step} is not next to {here}", "6.1")
+        if not board.enterable(step):
+            raise illegal(o, f"{step} is not a land hex of Spain or Spanish Morocco", "SCW The Map")
+        kinds = board.side_kinds(here, step)
+        if "water" in kinds:
+            raise illegal(o, f"no land move from {here} to {step}: open sea between them", "1.37")
+        last = i == len(o["path"]) - 1
+        if "strait" in kinds and (i != 0 or not last):
+            raise illegal(o, f"crossing the straits from {here} to {step} must start and end the move", "1.371")
+        if not last and board.terrain[step] in STOP:
+            raise illegal(o, f"{step} is {board.terrain[step]}: movement stops there", STOP[board.terrain[step]])
+        if foe in st.sides_in(pub, step):
+            if not last:
+                raise illegal(o, f"{step} holds enemy units: a unit engaging stops there", "6.31")
+            if disengaging:
+                raise illegal(o, "units that disengage cannot re-engage in the same move", "6.32")
+            _check_hexside(env, o, here, step, "engage")
+        here = step
+
+
+STOP = {"marsh": "1.33", "mountain": "1.34"}
+
+
+def _check_disengage(env: Env, o: dict[str, Any], start: str, first: str) -> None:
+    pub, board = env.public, env.board
+    if st.control(pub, board, first) != env.seat or st.is_battle(pub, first):
+        raise illegal(o, f"a unit disengaging from {start} must leave into a friendly hex; {first} is "
+                      f"{st.control(pub, board, first) or 'uncontrolled'}", "6.32")
+    if len(st.blocks_at(pub, start, env.seat)) == 1:
+        raise illegal(o, f"{o['block']} is the last of your units in the battle at {start}: that is a Retreat, "
+                      "which needs a Rearguard and Pursuit Fire (not implemented yet)", "6.51")
+    _check_hexside(env, o, start, first, "disengage")
+
+
+def _check_hexside(env: Env, o: dict[str, Any], a: str, b: str, what: str) -> None:
+    """6.33: two units a Clear hexside, one across any other (river, strait, non-Clear battle hex) or in Mud."""
+    battle = b if what == "engage" else a
+    clear = env.board.terrain[battle] == "clear" and not env.board.side_kinds(a, b) & {"river", "strait"}
+    limit = 2 if clear and env.public["weather"] != "mud" else 1
+    if env.public["crossed"].get(st.hexside_key(a, b), 0) >= limit:
+        raise illegal(o, f"the hexside {a}-{b} has had its {limit} unit(s) engage or disengage this phase", "6.33")
+
+
+def _apply_move(env: Env, o: dict[str, Any]) -> None:
+    tok = o["block"]
+    b = env.public["blocks"][tok]
+    pub, foe = env.public, st.enemy(env.seat)
+    if o["verb"] == "mobilize":
+        deactivate(env, tok)
+        if tok not in pub["blocks"]:
+            return
+    start = b["hex"]
+    if not o["path"]:
+        return
+    if foe in st.sides_in(pub, start):
+        key = st.hexside_key(start, o["path"][0])
+        pub["crossed"][key] = pub["crossed"].get(key, 0) + 1
+    end = o["path"][-1]
+    engage = foe in st.sides_in(pub, end)
+    if engage:
+        prev = o["path"][-2] if len(o["path"]) > 1 else start
+        key = st.hexside_key(prev, end)
+        pub["crossed"][key] = pub["crossed"].get(key, 0) + 1
+        if end not in pub["battles"]:
+            pub["battles"][end] = {"attacker": env.seat, "new": True}  # 6.4, 7.12
+            env.ctx.event("battle", hex=end, attacker=env.seat)
+    if o["supreme"]:
+        thq = next(t for t, h in sorted(pub["hqs"].items()) if h["thq"] and h["moves"] > 0
+                   and pub["blocks"][t]["side"] == env.seat)
+        pub["hqs"][thq]["moves"] -= 1
+    b["hex"] = end
+    pub["moved"].append(tok)
+    if not b["up"]:
+        b["trail"].append({"seq": env.ctx.seq, "path": list(o["path"]), "supreme": bool(o["supreme"]),
+                           "engage": engage, "weather": pub["weather"]})
+    env.ctx.event("moved", block=tok, path=[start, *o["path"]], engage=engage)
+
+
+def deactivate(env: Env, tok: str) -> None:
+    """5.5: an HQ deactivates by losing a step and turning upright; an HQ at 0 CV is then gone."""
+    pub = env.public
+    hq = pub["hqs"].pop(tok)
+    b = pub["blocks"][tok]
+    b["up"] = False
+    if hq["cv"] <= 0:
+        del pub["blocks"][tok]
+        env.ctx.event("hq-eliminated", block=tok, unit=b["opened"]["unit"])
+        return
+    b["lost"] += 1
+    env.ctx.event("deactivated", block=tok, unit=b["opened"]["unit"], cv=hq["cv"] - 1)
+
+
+def _check_mobilize(env: Env, o: dict[str, Any]) -> None:
+    tok = o["block"]
+    _own(env, o)
+    hq = env.public["hqs"].get(tok)
+    if hq is None:
+        raise illegal(o, f"{tok} is not an active HQ: only an active HQ mobilizes", "5.51")
+    _check_move(env, o)
+
+
+def _check_end(env: Env, o: dict[str, Any]) -> None:
+    if env.public["phase"] != "movement":
+        return
+    pub = env.public
+    for h in sorted({b["hex"] for b in pub["blocks"].values() if b["side"] == env.seat}):
+        n = len(st.blocks_at(pub, h, env.seat))
+        limit = st.STACK.get(env.board.terrain[h], 4)
+        if n > limit:
+            raise illegal(o, f"{n} of your units end the Movement Phase in {h} ({env.board.terrain[h]}), "
+                          f"the limit is {limit}", "6.21")
+
+
+def _apply_end(env: Env, o: dict[str, Any]) -> None:
+    return None  # the module moves the sequence on after the file's orders
+
+
+def _parse_seal(ln: EfLine, o: dict[str, Any]) -> None:
+    return None
+
+
+def _check_seal(env: Env, o: dict[str, Any]) -> None:
+    if env.seat in env.public["sealed"]:
+        raise illegal(o, "your blocks are already sealed", "3.2")
+
+
+def _apply_seal(env: Env, o: dict[str, Any]) -> None:
+    from .setup import seal
+
+    seal(env)
+
+
+TABLE: VerbTable[Env, EfLine] = VerbTable(RULEBOOK, [
+    Verb("seal", _parse_seal, _apply_seal, _check_seal, phases=("seal",),
+         help="seal    # commit to your blocks' identities (3.2; the fog of war)"),
+    Verb("activate", _parse_activate, _apply_activate, _check_activate, phases=("command",),
+         help="activate BLOCK [deploy HEX]    # EF 5.2, 5.21: reveals the HQ"),
+    Verb("move", _parse_move, _apply_move, _check_move, phases=("movement",),
+         help="move BLOCK HEX [HEX..] [supreme]    # EF 6.1 (supreme: a THQ's Supreme Move, 5.8)"),
+    Verb("mobilize", _parse_move, _apply_move, _check_mobilize, phases=("movement",),
+         help="mobilize HQ [HEX..]    # EF 5.51: deactivate now, then a normal move"),
+    Verb("end-phase", _parse_nothing, _apply_end, _check_end, help="end-phase    # EF 4.3"),
+])
