@@ -65,7 +65,6 @@ def _setup(tmp: Path, files: int) -> dict[str, Any]:
         atomic_write(p.home.card_file, p.card.to_text().encode())
     roots = {s: gamestore.game_dir(p.home, gid).root for s, p in players.items()}
     _start_agents(players)
-    _start_warm(players)
     return {"players": players, "gid": gid, "next": (seat, text), "roots": roots,
             "saved": {s: tmp / f"saved-{s}" for s in players},
             "make_next": lambda: game.play(players[seat].session, gamestore.game_dir(players[seat].home, gid),
@@ -93,7 +92,7 @@ def _start_warm(players: dict[str, Any]) -> None:
     if not warm.supported():
         return
     for p in players.values():
-        warmserver.spawn(p.home.config, 3600)
+        warmserver.spawn(p.home.config, 3600, p.home.cache)
     for p in players.values():
         for _ in range(200):
             if warm.listening(p.home.config):
@@ -172,13 +171,14 @@ def measure(runs: int = 5, files: int = 8, profile: str | None = None) -> dict[s
         for _ in range(2):  # compile .pyc, warm the page cache
             _run([sys.executable, "-c", "pass"], env)
             _run(_cmd(home[seat], "status"), env)
+        # One play first, as a sitting's earlier commands would have: the home's caches (the
+        # map's static layer, compiled templates, the seed tree) are then what a player's are
+        # when `pbem agent start` starts the warm worker, which reads the map's layers ahead.
+        _run(["env", "PBEM_NO_WARM=1", *play], env)
+        restore(seat)
+        _start_warm(g["players"])
         if profile is not None:
             who, argv = cases[profile]
-            # One run first, as a sitting's earlier commands would: the home's caches (the
-            # map's static layer, compiled templates) are then what a player's are.
-            if who is not None:
-                restore(who)
-            _run(argv, env)
             if who is not None:
                 restore(who)
             (ROOT / "bench-out").mkdir(exist_ok=True)

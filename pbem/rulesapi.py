@@ -59,6 +59,27 @@ from typing import Any, Protocol
 
 from pbem.errors import InvalidInput, NotFound, OrderError
 
+_ATOMS = (str, int, bytes, float, bool, type(None))
+
+
+def copy_data(obj: Any) -> Any:
+    """A deep copy of plain data (dicts, lists, tuples of scalars), as ``copy.deepcopy`` gives,
+    at a third of its cost: states are copied several times per file (issue 11), by the engine
+    and by games. Anything else (a set, an object) is handed to ``copy.deepcopy``. Shared
+    references are copied apart, which plain data decoded from a file never has."""
+    t = type(obj)
+    if t is dict:
+        return {k: copy_data(v) for k, v in obj.items()}
+    if t is list:
+        return [copy_data(v) for v in obj]
+    if t in _ATOMS:
+        return obj
+    if t is tuple:
+        return tuple(copy_data(v) for v in obj)
+    import copy
+
+    return copy.deepcopy(obj)
+
 
 @dataclass(frozen=True)
 class Scenario:

@@ -61,7 +61,7 @@ def _warm(c: Ctx, idle: float) -> None:
 
         if warm.listening(c.home.config):
             return
-        warmserver.spawn(c.home.config, idle)
+        warmserver.spawn(c.home.config, idle, c.home.cache)
 
 
 def _daemon(run: Callable[[], None]) -> None:

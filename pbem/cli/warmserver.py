@@ -329,17 +329,24 @@ def main(argv: list[str] | None = None) -> None:
     p = argparse.ArgumentParser(prog="python -m pbem.cli.warmserver")
     p.add_argument("--config", required=True, type=Path)
     p.add_argument("--idle", type=float, default=3600.0)
+    p.add_argument("--cache", type=Path, help="the home's cache folder: the map's static layers read ahead")
     args = p.parse_args(argv)
     preload()
+    if args.cache is not None:
+        from pbem.present import raster
+
+        raster.preload_disk(args.cache)
     Server(args.config, args.idle).serve()
 
 
-def spawn(config: Path, idle: float) -> None:
+def spawn(config: Path, idle: float, cache: Path | None = None) -> None:
     """Start the home's warm worker in the background (a new interpreter: it holds no secret)."""
     import subprocess
 
     env = {k: v for k, v in os.environ.items() if k not in ("PBEM_PASSPHRASE", "PBEM_NEW_PASSPHRASE")}
-    subprocess.Popen([sys.executable, "-m", "pbem.cli.warmserver", "--config", str(config), "--idle", str(idle)],
+    extra = ["--cache", str(cache)] if cache is not None else []
+    subprocess.Popen([sys.executable, "-m", "pbem.cli.warmserver", "--config", str(config), "--idle", str(idle),
+                      *extra],
                      stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                      start_new_session=True, close_fds=True, env=env)
 

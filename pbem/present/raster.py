@@ -75,7 +75,33 @@ def _font(size_px: int) -> ImageFont.FreeTypeFont:
     if not isinstance(font, ImageFont.FreeTypeFont):
         raise Unsupported("this Pillow was built without FreeType, so it cannot draw the map's text",
                           hint="install Pillow from its official wheels: pip install --force-reinstall pillow")
+    _remember_masks(font)
     return font
+
+
+def _remember_masks(font: ImageFont.FreeTypeFont) -> None:
+    """Each label's glyph mask rendered once per font: a map writes the same words (unit types,
+    strengths) many times, and FreeType's rendering was a tenth of a `play`. ImageDraw asks
+    for the mask with every argument that shapes it (text, stroke, anchor, sub-pixel start;
+    Painter.text draws at whole pixels, so the start is always the same); the ink, which only
+    colours a colour font's mask, is left out of the key for masks of mode "L"."""
+    render = font.getmask2
+    masks: dict[tuple[Any, ...], Any] = {}
+
+    def getmask2(text: str, mode: str = "", *args: Any, **kwargs: Any) -> Any:
+        shape = list(args)
+        if mode == "L" and len(shape) >= 6:
+            shape[5] = None  # the ink (direction, features, language, stroke, anchor, ink, start)
+        try:
+            key = (text, mode, tuple(shape), tuple(sorted(kwargs.items())))
+            hit = masks.get(key)
+        except TypeError:  # an argument that cannot be a key (features as a list): no reuse
+            return render(text, mode, *args, **kwargs)
+        if hit is None:
+            hit = masks[key] = render(text, mode, *args, **kwargs)
+        return hit
+
+    font.getmask2 = getmask2  # type: ignore[method-assign,assignment]
 
 
 @lru_cache(maxsize=1)
@@ -181,7 +207,9 @@ class Painter:
              ) -> None:
         # anchor "ms": x is the middle, y the baseline, as text-anchor="middle" in SVG
         stroke = (self.width(halo[0]), halo[1]) if halo else (0, None)
-        self.draw.text((x * self.px, y * self.px), printable(text), font=_font(round(size * self.px)),
+        # At whole pixels, so that a word's mask is the same wherever it stands (_remember_masks):
+        # half a pixel off at most, as a printed counter's label may be.
+        self.draw.text((round(x * self.px), round(y * self.px)), printable(text), font=_font(round(size * self.px)),
                        fill=ink, anchor="ms", stroke_width=stroke[0], stroke_fill=stroke[1])
 
 
@@ -328,6 +356,45 @@ def _disk_path(key: tuple[str, float, int]) -> tuple[Path, str] | None:
     return folder / f"map-static-{full[:32]}.bin", full
 
 
+# Layers read from the cache folder ahead of any command, by their full key: the warm worker
+# (pbem.cli.warmserver) reads them once and each command it runs finds them here.
+_PRELOADED: dict[str, tuple[Image.Image, Image.Image, Image.Image]] = {}
+
+
+def preload_disk(folder: Path, keep: int = 4) -> None:
+    """Read the newest ``keep`` static layers of ``folder`` into memory (a file that does not
+    check out is skipped: the command draws it again, as without a preload)."""
+    import hashlib
+    import json
+    import zlib
+
+    try:
+        files = sorted(folder.glob("map-static-*.bin"), key=lambda p: p.stat().st_mtime, reverse=True)[:keep]
+    except OSError:
+        return
+    for path in files:
+        try:
+            data = path.read_bytes()
+            if not data.startswith(_DISK_MAGIC):
+                continue
+            head, _, body = data[len(_DISK_MAGIC):].partition(b"\n")
+            meta = json.loads(head)
+            w, h = meta["size"]
+            if meta.get("sha256") != hashlib.sha256(body).hexdigest() or not isinstance(meta.get("key"), str):
+                continue
+            raw = zlib.decompress(body)
+        except (OSError, ValueError, KeyError, TypeError, zlib.error):
+            continue
+        lens = [w * h * len(mode) for mode in _MODES]
+        if len(raw) != sum(lens):
+            continue
+        out, at = [], 0
+        for mode, n in zip(_MODES, lens, strict=True):
+            out.append(Image.frombytes(mode, (w, h), raw[at:at + n]))
+            at += n
+        _PRELOADED[meta["key"]] = (out[0], out[1], out[2])
+
+
 def _disk_load(key: tuple[str, float, int],
                size: tuple[int, int]) -> tuple[Image.Image, Image.Image, Image.Image] | None:
     import hashlib
@@ -338,6 +405,9 @@ def _disk_load(key: tuple[str, float, int],
     if where is None:
         return None
     path, full = where
+    hit = _PRELOADED.get(full)
+    if hit is not None and hit[0].size == size:
+        return hit
     try:
         data = path.read_bytes()
         if not data.startswith(_DISK_MAGIC):

@@ -14,7 +14,6 @@ opened.
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, NotRequired, TypedDict, cast
@@ -23,7 +22,7 @@ from pbem.errors import AuthError, InvalidInput, StateError
 from pbem.protocol import commit as commitments
 from pbem.protocol import dice, schema
 from pbem.protocol.schema import OpeningWire, OtherPart, PrivatePart, PublicPart, RefOpening, RollRecord
-from pbem.rulesapi import SecretRoll
+from pbem.rulesapi import SecretRoll, copy_data
 
 Rng = Callable[[int], bytes]
 
@@ -524,7 +523,7 @@ class EngineContext:
 
 
 def clone(x: Any) -> Any:
-    return copy.deepcopy(x)
+    return copy_data(x)
 
 
 def payload_from_wire(public: Any, commits: list[Any], *, where: str = "a turn file") -> Payload:

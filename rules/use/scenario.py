@@ -248,6 +248,7 @@ def scenario_hash(directory: Path) -> bytes:
 
 # --- loading ------------------------------------------------------------------------------
 _LOADED: dict[tuple[Path, bytes], Scenario] = {}
+_LOADED_KEPT = 4
 
 
 def load_scenario(name_or_path: str | Path) -> Scenario:
@@ -259,6 +260,10 @@ def load_scenario(name_or_path: str | Path) -> Scenario:
     directory = scenario_dir(name_or_path)
     key = (directory.resolve(), scenario_hash(directory))
     if key not in _LOADED:
+        # A few kept, the oldest dropped: a long-lived process (the warm worker, an author
+        # editing a scenario, the fuzzer's 100,000 variants) must not keep every version.
+        while len(_LOADED) >= _LOADED_KEPT:
+            del _LOADED[next(iter(_LOADED))]
         _LOADED[key] = _load(directory)
     return _LOADED[key]
 

@@ -42,8 +42,9 @@ ceded Disputed Areas (15.5), ``diplomacy_cup`` markers added to the Diplomacy Cu
 
 from __future__ import annotations
 
-import copy
-from typing import Any, NotRequired, TypedDict
+from typing import Any, NotRequired, TypedDict, cast
+
+from pbem import rulesapi
 
 # The state's shape for mypy. TypedDicts are plain dicts at runtime: the canonical encoding is
 # whatever new_state / new_country / new_unit and the rules write, these only name it.
@@ -351,7 +352,7 @@ def in_play(unit: Unit) -> bool:
 
 
 def clone(state: State) -> State:
-    return copy.deepcopy(state)
+    return cast(State, rulesapi.copy_data(state))
 
 
 # --- accessors -------------------------------------------------------------
