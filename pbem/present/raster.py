@@ -284,16 +284,18 @@ def _units(p: Painter, m: Layout) -> None:
         dot = "low-supply" if "low-supply" in flags else ("no-supply" if "no-supply" in flags else None)
         if dot:
             p.dot(x + 15, y + 1, 1.8, rgb(SUPPLY_DOT[dot]))
-    for lb in m.labels:
-        p.text(lb["x"], lb["y"], lb["text"], LABEL_SIZE, rgb(LABEL_INK), halo=(0.55, rgb(HALO)))
 
 
-# Static layers per (picture's static part, size): (terrain, terrain + overlay, overlay mask).
-_STATIC: dict[tuple[str, float, int], tuple[Image.Image, Image.Image, Image.Image]] = {}
-_STATIC_MAX = 2  # a process renders one game's map, at most two sizes; each entry is ~3 bytes a pixel x3
+# The layers that never change in a game: terrain; terrain and overlay; the overlay's mask; the
+# place labels' coverage, halo and letters (drawn over the units, so kept apart).
+Layers = tuple[Image.Image, ...]
+
+# Static layers per (picture's static part, size).
+_STATIC: dict[tuple[str, float, int], Layers] = {}
+_STATIC_MAX = 2  # a process renders one game's map, at most two sizes; each entry is ~3 bytes a pixel x3, plus three masks
 
 
-def _static(m: Layout, px: float, supersample: int) -> tuple[Image.Image, Image.Image, Image.Image]:
+def _static(m: Layout, px: float, supersample: int) -> Layers:
     """The layers that never change in a game: drawn once per process (render.static_key), and
     kept in the home's cache folder (``_disk_load``) for the next command."""
     key = (m.static_key, px, supersample)
@@ -314,7 +316,7 @@ def _static(m: Layout, px: float, supersample: int) -> tuple[Image.Image, Image.
 
 
 def _draw_static(m: Layout, px: float, supersample: int,
-                 size: tuple[int, int]) -> tuple[Image.Image, Image.Image, Image.Image]:
+                 size: tuple[int, int]) -> Layers:
     p = Painter(size, px * supersample)
     _terrain(p, m)
     base = p.image.copy()
@@ -322,18 +324,33 @@ def _draw_static(m: Layout, px: float, supersample: int,
     _markers(p, m)
     # Where the overlay changed a pixel: pasted back over the owners' edges, so they lie under it.
     mask = ImageChops.difference(base, p.image).convert("L").point(lambda v: 255 if v else 0)
-    return base, p.image, mask
+    return (base, p.image, mask, *_label_coverage(m, px * supersample, size))
+
+
+def _label_coverage(m: Layout, px: float, size: tuple[int, int]) -> tuple[Image.Image, Image.Image]:
+    """The place labels as two coverage masks, halo and letters: painted over the units in their
+    colours at each drawing (``draw``), as Painter.text would paint them, rendered only once.
+    A label's halo may now cover a neighbour's letters only where their halos overlap."""
+    halo, letters = Image.new("L", size, 0), Image.new("L", size, 0)
+    dh, dl = ImageDraw.Draw(halo), ImageDraw.Draw(letters)
+    font = _font(round(LABEL_SIZE * px))
+    width = max(1, round(0.55 * px))
+    for lb in m.labels:
+        at, text = (round(lb["x"] * px), round(lb["y"] * px)), printable(lb["text"])
+        dh.text(at, text, font=font, fill=255, anchor="ms", stroke_width=width, stroke_fill=255)
+        dl.text(at, text, font=font, fill=255, anchor="ms")
+    return halo, letters
 
 
 # --- the static layers on disk ------------------------------------------------------------------
 # One file per picture digest and size in the home's cache folder (pbem.store.paths.cache_dir):
-# a magic line, a JSON line (the full key, the size, the SHA-256 of the rest), then the three
+# a magic line, a JSON line (the full key, the size, the SHA-256 of the rest), then the five
 # layers' raw pixels, zlib-compressed. The key covers this module's source and Pillow's
 # version, so a file drawn by other code is never used; a file that does not check out is
 # drawn again and replaced. A command draws the static layer in ~50 ms and loads it in ~15.
-_DISK_MAGIC = b"pbem-map-static/1\n"
+_DISK_MAGIC = b"pbem-map-static/2\n"
 _DISK_KEEP = 8  # files kept (a few scenarios and sizes; ~250 KB each)
-_MODES = ("RGB", "RGB", "L")
+_MODES = ("RGB", "RGB", "L", "L", "L")
 
 
 def _disk_key(key: tuple[str, float, int]) -> str:
@@ -358,7 +375,7 @@ def _disk_path(key: tuple[str, float, int]) -> tuple[Path, str] | None:
 
 # Layers read from the cache folder ahead of any command, by their full key: the warm worker
 # (pbem.cli.warmserver) reads them once and each command it runs finds them here.
-_PRELOADED: dict[str, tuple[Image.Image, Image.Image, Image.Image]] = {}
+_PRELOADED: dict[str, Layers] = {}
 
 
 def preload_disk(folder: Path, keep: int = 4) -> None:
@@ -392,11 +409,11 @@ def preload_disk(folder: Path, keep: int = 4) -> None:
         for mode, n in zip(_MODES, lens, strict=True):
             out.append(Image.frombytes(mode, (w, h), raw[at:at + n]))
             at += n
-        _PRELOADED[meta["key"]] = (out[0], out[1], out[2])
+        _PRELOADED[meta["key"]] = tuple(out)
 
 
 def _disk_load(key: tuple[str, float, int],
-               size: tuple[int, int]) -> tuple[Image.Image, Image.Image, Image.Image] | None:
+               size: tuple[int, int]) -> Layers | None:
     import hashlib
     import json
     import zlib
@@ -428,10 +445,10 @@ def _disk_load(key: tuple[str, float, int],
     for mode, n in zip(_MODES, lens, strict=True):
         out.append(Image.frombytes(mode, size, raw[at:at + n]))
         at += n
-    return out[0], out[1], out[2]
+    return tuple(out)
 
 
-def _disk_save(key: tuple[str, float, int], layers: tuple[Image.Image, Image.Image, Image.Image]) -> None:
+def _disk_save(key: tuple[str, float, int], layers: Layers) -> None:
     """Keep the layers for the next command; a cache that cannot be written is no error."""
     import hashlib
     import json
@@ -457,7 +474,7 @@ def _disk_save(key: tuple[str, float, int], layers: tuple[Image.Image, Image.Ima
 
 def draw(m: Layout, px: float, supersample: int = 2) -> Image.Image:
     """The map as an RGB image ``px`` pixels per SVG unit."""
-    base, full, mask = _static(m, px, supersample)
+    base, full, mask, halo, letters = _static(m, px, supersample)
     p = Painter(base.size, px * supersample)
     p.image = base.copy()
     p.draw = ImageDraw.Draw(p.image)
@@ -465,6 +482,8 @@ def draw(m: Layout, px: float, supersample: int = 2) -> Image.Image:
     p.image.paste(full, (0, 0), mask)
     _highlights(p, m)
     _units(p, m)
+    p.image.paste(rgb(HALO), (0, 0, *base.size), halo)
+    p.image.paste(rgb(LABEL_INK), (0, 0, *base.size), letters)
     # The mean of each block, as cairo's coverage antialiasing gives: Lanczos
     # rings at every edge, and its 30,000 shades made the palette PNG 60% larger.
     return p.image.reduce(supersample) if supersample > 1 else p.image

@@ -7,13 +7,31 @@ warm worker's socket before importing anything else (pbem.cli.warm).
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import os
 import stat
 import sys
 from pathlib import Path
 
 from pbem.errors import AuthError
+
+# Not typing.TYPE_CHECKING: this module is on the warm worker's client path, where importing
+# typing would cost more than the rest (mypy reads any constant of this name so).
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+
+def _sha256(data: bytes) -> Any:
+    """SHA-256 from the interpreter's built-in module where it has one: hashlib loads OpenSSL,
+    a tenth of a warm command's start (pbem.cli.warm); the digest is the same."""
+    try:
+        from _sha256 import sha256  # type: ignore[import-not-found,unused-ignore]
+    except ImportError:
+        try:
+            from _sha2 import sha256  # type: ignore[import-not-found,no-redef,unused-ignore]
+        except ImportError:
+            from hashlib import sha256
+    return sha256(data)
 
 
 def uid() -> int:
@@ -38,7 +56,7 @@ def socket_path(home_config: Path | str, suffix: str = ".sock") -> Path:
     Named by a hash of the folder's absolute path: short enough for the 104-108
     bytes a Unix socket path may have, and one of each per home.
     """
-    key = hashlib.sha256(os.path.realpath(home_config).encode()).hexdigest()[:20]
+    key = _sha256(os.path.realpath(home_config).encode()).hexdigest()[:20]
     return runtime_dir() / f"{key}{suffix}"
 
 
