@@ -134,10 +134,16 @@ def goal_table(res: dict[str, float]) -> str:
             rows.append(f"| {what} | {res[f'verify_{n}_s']:.3f} s ({res[f'verify_{n}_files_per_s']:,.0f} files/s) "
                         f"| {r:.1f}x the floor | <= 5x the signature-check floor | {'yes' if r <= 5 else 'NO'} |")
     if all(f"verify_{n}_s" in res for n, _ in VERIFY_GOALS):
+        # Time per file at 1,000 files against 100, divided by the same growth of the floor
+        # measured beside it: a loaded machine slows long runs (the floor itself, which is
+        # linear by construction, then grows too); what is left is verify's own growth.
         per = [res[f"verify_{n}_s"] / res[f"verify_{n}_files"] for n, _ in VERIFY_GOALS]
-        growth = per[-1] / per[0]
-        rows.append(f"| `verify` linear in the files (time per file, 1,000 against 100) | {growth:.2f}x | | "
-                    f"<= 1.5x | {'yes' if growth <= 1.5 else 'NO'} |")
+        floor = [res[f"verify_{n}_floor_s"] / res[f"verify_{n}_files"] for n, _ in VERIFY_GOALS]
+        raw, base = per[-1] / per[0], floor[-1] / floor[0]
+        growth = raw / base
+        rows.append(f"| `verify` linear in the files (time per file, 1,000 against 100, over the floor's "
+                    f"growth: {raw:.2f}x / {base:.2f}x) | {growth:.2f}x | | <= 1.5x | "
+                    f"{'yes' if growth <= 1.5 else 'NO'} |")
     for what, key, target, ok in SIZE_GOALS:
         if key in res:
             rows.append(f"| {what} | {res[key]:,.0f} bytes | | {target} | {'yes' if ok(res[key]) else 'NO'} |")

@@ -318,6 +318,13 @@ class RulesModule(abc.ABC):
     def load_scenario(self, name: str) -> Scenario:
         """Load and validate a scenario; raise InvalidInput listing every error."""
 
+    def audit_final(self, public: Any, opened: dict[str, Any]) -> list[str]:
+        """The full audit's last check, after every file was replayed with its author's secrets:
+        ``public`` the final state, ``opened`` every commitment's opened value by reference.
+        Each string names a violation the rules can only find then (a hidden piece's moves
+        never revealed in play). Default: none."""
+        return []
+
     def warm(self) -> None:
         """Load now what every command of this game will need (its scenarios; a module may add
         its boards or tables): a long-lived process (pbem.cli.warmserver) calls it once, and

@@ -98,6 +98,7 @@ class Server:
         self.agent = agentpath.socket_path(config)
         self.idle = idle
         self.children: dict[int, socket.socket] = {}
+        self.spent: dict[int, float] = {}
         self.roots = _roots()
         self.stamp = stamp(self.roots)
         self.me = _identity()
@@ -164,14 +165,18 @@ class Server:
             if pid == 0:
                 return
             conn = self.children.pop(pid, None)
+            spent = self.spent.pop(pid, 0.0)
             if conn is None:
                 continue
             code = os.waitstatus_to_exitcode(status)
             with conn, contextlib.suppress(OSError):
-                _send(conn, {"exit": code if code >= 0 else 128 - code, "cpu": usage.ru_utime + usage.ru_stime,
+                _send(conn, {"exit": code if code >= 0 else 128 - code, "cpu": usage.ru_utime + usage.ru_stime + spent,
                              "rss_kb": usage.ru_maxrss})
 
     def _accept(self, conn: socket.socket, wake: tuple[int, int]) -> None:
+        # The worker's own CPU for this request (receiving it, the freshness check) is reported
+        # with the child's: a command's cost is all of it (bench/bench_cli.py adds it up).
+        started = time.process_time()
         fds: list[int] = []
         try:
             conn.settimeout(5.0)
@@ -202,8 +207,8 @@ class Server:
             conn.close()
             return
         pid = os.fork()
-        if pid == 0:
-            _child(req, fds, [conn, *([self.srv] if self.srv else [])], wake)
+        if pid == 0:  # the child keeps no socket of the worker's: not its own, not others' commands'
+            _child(req, fds, [conn, *self.children.values(), *([self.srv] if self.srv else [])], wake)
         for fd in fds:
             os.close(fd)
         try:
@@ -213,6 +218,7 @@ class Server:
             with contextlib.suppress(OSError):
                 os.kill(pid, signal.SIGTERM)
         self.children[pid] = conn
+        self.spent[pid] = time.process_time() - started
 
     def _refusal(self, req: dict[str, Any], fds: list[int]) -> str:
         if len(fds) != 3:

@@ -115,6 +115,9 @@ def audit(session: Session, store: GameStore, d: Derived | None = None) -> Audit
         rep.turns_replayed += 1
     if rules.digest(public) != rules.digest(d.public):
         rep.violations.append("the audited final state differs from the replayed public state")
+    # What only the end can check: a block game's moves made hidden and never revealed in play.
+    opened = {ref: o.get("value") for ref, o in d.est.get("opened", {}).items()}
+    rep.violations.extend(f"at the game's end: {v}" for v in rules.audit_final(public, opened))
     return rep
 
 
