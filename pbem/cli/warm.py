@@ -81,6 +81,12 @@ def run(argv: list[str]) -> int | None:
         pid = _start(sock, path, argv)
         if pid is None:
             return None
+        if pid < 0:
+            # Never run a second time here: the worker may be running it already.
+            sys.stderr.write("pbem: error: the warm worker took the command but did not answer\n"
+                             "pbem: hint: check with 'pbem status' before running it again; "
+                             "'pbem lock' stops the worker, PBEM_NO_WARM=1 avoids it\n")
+            return 1
         return _wait(sock, pid)
     finally:
         sock.close()
@@ -104,7 +110,8 @@ def _home_config(argv: list[str]) -> str | None:
 
 
 def _start(sock: _socket.socket, path: Path, argv: list[str]) -> int | None:
-    """Send the request and the three standard descriptors; the child's pid, or None if refused."""
+    """Send the request and the three standard descriptors: the child's pid, None when nothing ran
+    (no worker, or it refused), -1 when the request went out but no answer came back."""
     if sys.platform == "win32":
         return None
     try:
@@ -119,11 +126,17 @@ def _start(sock: _socket.socket, path: Path, argv: list[str]) -> int | None:
 
         sock.sendmsg([struct.pack(">I", len(req)) + req],
                      [(_socket.SOL_SOCKET, _socket.SCM_RIGHTS, array.array("i", [0, 1, 2]))])
-        rep = _reply(sock)
-    except Exception:  # noqa: BLE001 - nothing has run yet: the command runs here instead
+    except Exception:  # noqa: BLE001 - nothing was sent: the command runs here instead
         return None
+    try:
+        sock.settimeout(60.0)  # the worker answers at once; this is for a machine under load
+        rep = _reply(sock)
+    except Exception:  # noqa: BLE001 - the request is out: the command may have started
+        return -1
+    if "refused" in rep:
+        return None  # refused before anything ran: the command runs here instead
     pid = rep.get("pid")
-    return pid if isinstance(pid, int) and pid > 0 else None
+    return pid if isinstance(pid, int) and pid > 0 else -1
 
 
 def _request(argv: list[str], mask: int) -> bytes:
@@ -182,8 +195,9 @@ def _wait(sock: _socket.socket, pid: int) -> int:
     try:
         rep = _reply(sock)
     except (OSError, ValueError) as e:
-        sys.stderr.write(f"error: the warm worker stopped before the command ended ({e})\n"
-                         "hint: run the command again; 'pbem lock' stops the worker, PBEM_NO_WARM=1 avoids it\n")
+        sys.stderr.write(f"pbem: error: the warm worker stopped before the command ended ({e})\n"
+                         "pbem: hint: check with 'pbem status' before running it again; "
+                         "'pbem lock' stops the worker, PBEM_NO_WARM=1 avoids it\n")
         return 1
     code = rep.get("exit")
     log = os.environ.get(CPU_LOG)
