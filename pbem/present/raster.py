@@ -292,7 +292,7 @@ Layers = tuple[Image.Image, ...]
 
 # Static layers per (picture's static part, size).
 _STATIC: dict[tuple[str, float, int], Layers] = {}
-_STATIC_MAX = 2  # a process renders one game's map, at most two sizes; each entry is ~3 bytes a pixel x3, plus three masks
+_STATIC_MAX = 2  # a process renders one game's map, at most two sizes; ~3 bytes a pixel x3, and three masks
 
 
 def _static(m: Layout, px: float, supersample: int) -> Layers:
