@@ -21,26 +21,24 @@ pyshp is needed for ``generate`` only; it is not a runtime dependency of pbem.
 
 from __future__ import annotations
 
-import argparse
 import cmath
 import math
 import sys
-from collections import Counter, defaultdict
+from collections import Counter
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+import mapproj  # noqa: E402
 import wie_map_sources as src  # noqa: E402
-from mapproj import Lambert, inside  # noqa: E402
+from mapproj import SOURCE, FittedFrame, HexCell, Lambert, Lattice, inside  # noqa: E402
 
-from pbem.kit.hexgrid import DIRECTIONS, EVEN_COLUMNS_LOW, Direction, Hex, parse_hex  # noqa: E402
+from pbem.kit.hexgrid import EVEN_COLUMNS_LOW, Hex, parse_hex  # noqa: E402
 
 GRID = EVEN_COLUMNS_LOW
 SCENARIO = REPO / "scenarios" / "wie" / "battle-for-germany-1945"
-SHAPEFILE = Path("/work/shared/geo/ne_10m_admin_0_countries_deu.zip")
-SOURCE = "Natural Earth 1:10m admin 0 countries (public domain), version 5.1.1"
 
 # --- sections and registration ------------------------------------------------------------
 # One grid for the three sections in play (76.12): map C keeps its printed numbers; map G
@@ -54,10 +52,10 @@ COLS, ROWS = 84, 64  # C 01-60 and G 01-24 (to Riga and Vilna); C 01-33 and D 01
 LAT0, LON0 = math.radians(50.0), math.radians(13.0)
 RASTER_KM = 5.0
 LAND_MIN = 0.25
+CLAMP = (-12.0, 33.0, 40.0, 66.0)  # lon/lat box the shapefile's rings are clamped to (mapproj.rasterise)
 
 _PROJ = Lambert(LAT0, LON0)
 project, unproject = _PROJ.project, _PROJ.unproject
-UNIT = 1 / math.sqrt(3)  # centre to corner of a hex one unit across the flats
 
 
 def section_of(h: Hex) -> str:
@@ -77,74 +75,31 @@ def printed(h: Hex) -> str:
     return f"{sec}{h.col - (G_COLS if sec in 'GH' else 0):02d}{h.row - (D_ROWS if sec in 'DH' else 0):02d}"
 
 
-def _grid_point(h: Hex) -> complex:
-    x, y = GRID.center(h.col, h.row, UNIT)
-    return complex(x, -y)
-
-
 def _fit() -> tuple[complex, complex]:
-    """Least-squares similarity z = a*w + b from grid points w to projected km z (77.7 anchors)."""
+    """The grid's similarity transform, fitted to the German Placement Centers (77.7 anchors)."""
     pairs = []
     for _name, _c, _k, lat, lon, attrs in src.CITIES:
         wk = dict(a.split("=") for a in attrs.split() if "=" in a).get("wehrkreis")
         if wk:
-            pairs.append((_grid_point(from_printed(wk)), complex(*project(lon, lat))))
-    mw = sum(w for w, _ in pairs) / len(pairs)
-    mz = sum(z for _, z in pairs) / len(pairs)
-    a = sum((z - mz) * (w - mw).conjugate() for w, z in pairs) / sum(abs(w - mw) ** 2 for w, _ in pairs)
-    return a, mz - a * mw
+            pairs.append((mapproj.unit_point(GRID, from_printed(wk)), complex(*project(lon, lat))))
+    return mapproj.fit_similarity(pairs)
 
 
 A, B = _fit()
-ACROSS_KM = abs(A)
-SIZE_KM = ACROSS_KM * UNIT
+FRAME = FittedFrame(_PROJ, GRID, COLS, ROWS, A, B)
+ACROSS_KM, SIZE_KM = abs(A), FRAME.size_km
+centre, corners, hex_at, hex_of, on_grid = FRAME.centre, FRAME.corners, FRAME.hex_at, FRAME.hex_of, FRAME.on_grid
+_grid_point = FRAME.grid_point
 
 
-def centre(h: Hex) -> tuple[float, float]:
-    z = A * _grid_point(h) + B
-    return z.real, z.imag
-
-
-def corners(h: Hex) -> list[tuple[float, float]]:
-    cx, cy = centre(h)
-    rot = cmath.phase(A)
-    return [(cx + SIZE_KM * math.cos(rot + math.radians(t)), cy + SIZE_KM * math.sin(rot + math.radians(t)))
-            for t in range(0, 360, 60)]
-
-
-def hex_at(x: float, y: float) -> Hex:
-    w = (complex(x, y) - B) / A
-    col = round(w.real / (1.5 * UNIT)) + 1
-    best: tuple[float, Hex] | None = None
-    for c in (col - 1, col, col + 1):
-        off = 0.5 if GRID.is_low(c) else 0.0
-        r = round(-w.imag - 0.5 - off) + 1
-        for rr in (r - 1, r, r + 1):
-            h = Hex(c, rr)
-            d = abs(_grid_point(h) - w)
-            if best is None or d < best[0]:
-                best = (d, h)
-    assert best is not None
-    return best[1]
-
-
-def hex_of(lon: float, lat: float) -> Hex:
-    return hex_at(*project(lon, lat))
-
-
-def on_grid(h: Hex) -> bool:
-    return 1 <= h.col <= COLS and 1 <= h.row <= ROWS
-
-
-
-# --- rasterising the shapefile (as tools/author_map_eurofront.py, on this rotated grid) -----
-Raster = dict[tuple[int, int], str]
-
-
+# --- rasterising the shapefile (mapproj, on this turned grid) -------------------------------------
 def _extent() -> tuple[float, float, float, float]:
     pts = [c for col in (1, COLS) for row in (1, ROWS) for c in corners(Hex(col, row))]
     return (min(p[0] for p in pts) - SIZE_KM, min(p[1] for p in pts) - SIZE_KM,
             max(p[0] for p in pts) + SIZE_KM, max(p[1] for p in pts) + SIZE_KM)
+
+
+LATTICE = Lattice.cover(*_extent(), RASTER_KM)
 
 
 def _country(code: str, lon: float, lat: float) -> str:
@@ -154,59 +109,17 @@ def _country(code: str, lon: float, lat: float) -> str:
     return code
 
 
-def rasterise(shapefile_zip: Path) -> tuple[Raster, float, float]:
-    """Country at each RASTER_KM lattice point on land (scanline, even-odd), and the lattice origin."""
-    import tempfile
-    import zipfile
-    from itertools import pairwise
-
-    import shapefile  # type: ignore[import-untyped]  # pyshp, authoring only
-
-    xmin, ymin, _xmax, ymax = _extent()
-    nrows = int((ymax - ymin) / RASTER_KM) + 1
-    crossings: dict[tuple[int, str], list[float]] = defaultdict(list)
-    with tempfile.TemporaryDirectory() as tmp:
-        with zipfile.ZipFile(shapefile_zip) as z:
-            z.extractall(tmp)
-        reader = shapefile.Reader(str(next(Path(tmp).glob("*.shp")).with_suffix("")))
-        for rec, shape in zip(reader.records(), reader.shapes(), strict=True):
-            code = src.COUNTRY_OF.get(rec["ADM0_A3"])
-            if code is None:
-                continue
-            parts = [*shape.parts, len(shape.points)]
-            for a, b in pairwise(parts):
-                # Clamped to a box well outside the window (far rings collapse onto its edge).
-                ring = [project(min(40.0, max(-12.0, lon)), min(66.0, max(33.0, lat)))
-                        for lon, lat in shape.points[a:b]]
-                for (x1, y1), (x2, y2) in zip(ring, ring[1:] + ring[:1], strict=True):
-                    lo, hi = min(y1, y2), max(y1, y2)
-                    for i in range(max(0, math.ceil((lo - ymin) / RASTER_KM)),
-                                   min(nrows - 1, math.floor((hi - ymin) / RASTER_KM)) + 1):
-                        y = ymin + i * RASTER_KM
-                        if (y1 > y) != (y2 > y):
-                            crossings[(i, code)].append(x1 + (y - y1) * (x2 - x1) / (y2 - y1))
-    raster: Raster = {}
-    for (i, code), xs in sorted(crossings.items()):
-        xs.sort()
-        for x_in, x_out in zip(xs[::2], xs[1::2], strict=True):
-            for j in range(math.ceil((x_in - xmin) / RASTER_KM), math.floor((x_out - xmin) / RASTER_KM) + 1):
-                lon, lat = unproject(xmin + j * RASTER_KM, ymin + i * RASTER_KM)
-                raster[(j, i)] = _country(code, lon, lat)
-    return raster, xmin, ymin
+def rasterise(shapefile_zip: Path) -> mapproj.Raster:
+    return mapproj.rasterise(shapefile_zip, _PROJ, LATTICE, CLAMP, src.COUNTRY_OF, _country)
 
 
 # --- classification ---------------------------------------------------------------------------
-class HexData:
+class HexData(HexCell):
     def __init__(self, h: Hex) -> None:
-        self.hex = h
-        self.country: str | None = None
-        self.terrain = "sea"
-        self.sea: set[str] = set()
-        self.coastal = False
+        super().__init__(h)
         self.held = "-"
         self.westwall = False
         self.air = "-"
-        self.sides: dict[str, set[str]] = defaultdict(set)
 
 
 def setup_lines() -> list[str]:
@@ -230,17 +143,11 @@ def setup_hexes() -> dict[Hex, str]:
     return out
 
 
-def classify(raster: Raster, ox: float, oy: float) -> dict[Hex, HexData]:
-    samples: dict[Hex, Counter[str | None]] = defaultdict(Counter)
-    _x0, _y0, xmax, ymax = _extent()
-    for j in range(int((xmax - ox) / RASTER_KM) + 1):
-        for i in range(int((ymax - oy) / RASTER_KM) + 1):
-            h = hex_at(ox + j * RASTER_KM, oy + i * RASTER_KM)
-            if on_grid(h):
-                samples[h][raster.get((j, i))] += 1
+def classify(raster: mapproj.Raster) -> dict[Hex, HexData]:
+    samples = mapproj.sample_hexes(FRAME, raster, LATTICE)
     named = setup_hexes()
     out: dict[Hex, HexData] = {}
-    for h in (Hex(c, r) for c in range(1, COLS + 1) for r in range(1, ROWS + 1)):
+    for h in FRAME.hexes():
         d = out[h] = HexData(h)
         total = sum(samples[h].values()) or 1
         land = Counter({k: v for k, v in samples[h].items() if k is not None})
@@ -264,16 +171,10 @@ def classify(raster: Raster, ox: float, oy: float) -> dict[Hex, HexData]:
         if out[h].country is None:
             raise SystemExit(f"set-up hex {printed(h)} has no land near it")
         out[h].held = side
-    for h, d in out.items():
-        if d.country is None:
-            continue
-        wet = [n for n in GRID.neighbours(h) if on_grid(n) and out[n].country is None]
-        if wet:
-            d.coastal = True
-            d.sea.update(z for n in wet for z in out[n].sea)
+    mapproj.mark_coasts(FRAME, out)
     mark_westwall(out)
     mark_air_fronts(out)
-    mark_hexsides(out, raster, ox, oy)
+    mapproj.mark_land_hexsides(FRAME, out, raster, LATTICE, mapproj.rivers_of(FRAME, src.RIVERS), "water")
     return out
 
 
@@ -329,109 +230,13 @@ def mark_westwall(out: dict[Hex, HexData]) -> None:
 
 def terrain_of(h: Hex) -> str:
     """The predominant terrain by a vote of the centre and six inner points."""
-    cx, cy = centre(h)
-    votes: Counter[str] = Counter()
-    for x, y in [(cx, cy)] + [(cx + 0.5 * SIZE_KM * math.cos(math.radians(a)),
-                                cy + 0.5 * SIZE_KM * math.sin(math.radians(a))) for a in range(30, 390, 60)]:
-        lonlat = unproject(x, y)
-        votes[next((t for t, _n, poly in src.TERRAIN_REGIONS if inside(lonlat, poly)), "clear")] += 1
+    votes = mapproj.terrain_votes(FRAME, h, src.TERRAIN_REGIONS)
     return max(sorted(votes), key=lambda t: votes[t])
-
-
-Corner = tuple[int, int]
-
-
-def _key(pt: tuple[float, float]) -> Corner:
-    return round(pt[0] * 10), round(pt[1] * 10)
-
-
-def _hexes_at_corner(v: Corner) -> list[Hex]:
-    h = hex_at(v[0] / 10, v[1] / 10)
-    return [n for n in (h, *GRID.neighbours(h)) if v in {_key(c) for c in corners(n)}]
-
-
-def _corner_steps(v: Corner) -> set[Corner]:
-    out: set[Corner] = set()
-    for h in _hexes_at_corner(v):
-        cs = [_key(c) for c in corners(h)]
-        i = cs.index(v)
-        out.update((cs[i - 1], cs[(i + 1) % 6]))
-    return out
-
-
-def river_hexsides(points: list[tuple[float, float]]) -> set[tuple[Hex, Hex]]:
-    """The chain of hexsides that follows a projected polyline (rivers follow hexsides).
-
-    Each dense sample snaps to its nearest hex corner; consecutive corners are joined by
-    the shortest walk along hex edges (as tools/author_map_eurofront.py does).
-    """
-    from itertools import pairwise
-
-    samples: list[tuple[float, float]] = []
-    for a, b in pairwise(points):
-        n = max(1, int(math.dist(a, b) / (SIZE_KM / 4)))
-        samples.extend((a[0] + (b[0] - a[0]) * i / n, a[1] + (b[1] - a[1]) * i / n) for i in range(n))
-    samples.append(points[-1])
-    path: list[Corner] = []
-    for pt in samples:
-        v = _key(min(corners(hex_at(*pt)), key=lambda c: math.dist(c, pt)))
-        if path and v == path[-1]:
-            continue
-        if path:
-            prev: dict[Corner, Corner] = {path[-1]: path[-1]}
-            todo = [path[-1]]
-            while v not in prev:
-                nxt: list[Corner] = []
-                for u in todo:
-                    for w in sorted(_corner_steps(u)):
-                        if w not in prev:
-                            prev[w] = u
-                            nxt.append(w)
-                todo = nxt
-            back, step = [], v
-            while step != path[-1]:
-                back.append(step)
-                step = prev[step]
-            path.extend(reversed(back))
-        else:
-            path.append(v)
-    sides: set[tuple[Hex, Hex]] = set()
-    for u, v in pairwise(path):
-        pair = sorted(set(_hexes_at_corner(u)) & set(_hexes_at_corner(v)))
-        if len(pair) == 2:
-            sides.add((pair[0], pair[1]))
-    return sides
-
-
-def _side(d: HexData, other: HexData, kind: str) -> None:
-    direction = GRID.direction_to(d.hex, other.hex)
-    assert direction is not None
-    d.sides[kind].add(direction.name)
-    other.sides[kind].add(direction.opposite.name)
-
-
-def mark_hexsides(out: dict[Hex, HexData], raster: Raster, ox: float, oy: float) -> None:
-    """Water hexsides (a land-land edge that is all sea), then rivers."""
-    rivers: set[tuple[Hex, Hex]] = set()
-    for _name, pts in src.RIVERS:
-        rivers |= river_hexsides([project(lon, lat) for lon, lat in pts])
-    for h, d in out.items():
-        if d.country is None:
-            continue
-        for n in GRID.neighbours(h):
-            if not on_grid(n) or out[n].country is None or n < h:
-                continue
-            a, b = [c for c in corners(h) if any(math.dist(c, o) < 1e-6 for o in corners(n))]
-            edge = [(a[0] + (b[0] - a[0]) * t / 8, a[1] + (b[1] - a[1]) * t / 8) for t in range(9)]
-            if all(raster.get((round((x - ox) / RASTER_KM), round((y - oy) / RASTER_KM))) is None for x, y in edge):
-                _side(d, out[n], "water")
-            elif (h, n) in rivers:
-                _side(d, out[n], "river")
 
 
 # --- places, rail, areas -------------------------------------------------------------------------
 def _attrs(text: str) -> dict[str, str]:
-    return dict(a.split("=", 1) if "=" in a else (a, "") for a in text.split())
+    return dict(a.partition("=")[::2] for a in text.split())  # "k=v" -> k: v, "k" -> k: ""
 
 
 def city_hex(out: dict[Hex, HexData], country: str, lon: float, lat: float) -> Hex:
@@ -439,45 +244,18 @@ def city_hex(out: dict[Hex, HexData], country: str, lon: float, lat: float) -> H
     h = hex_of(lon, lat)
     if not on_grid(h) or out[h].country == country:
         return h  # off the map (skipped by the caller) or in place
-    xy = project(lon, lat)
-    options = [n for n in (h, *GRID.neighbours(h)) if on_grid(n) and out[n].country == country]
-    if not options:
-        options = [n for n in (h, *GRID.neighbours(h)) if on_grid(n) and out[n].country is not None]
-    if not options:
-        raise SystemExit(f"no land hex near {lon},{lat}")
-    return min(options, key=lambda n: math.dist(centre(n), xy))
+    return mapproj.land_hex_near(FRAME, out, lon, lat, country, any_land=True)
 
 
 def place_cities(out: dict[Hex, HexData]) -> tuple[list[str], dict[str, Hex]]:
-    lines: list[str] = []
-    where: dict[str, Hex] = {}
-    taken: dict[Hex, str] = {}
+    """City records of the places on the sections in play; of two in one hex the first listed keeps it."""
+    places = []
     for name, country, kind, lat, lon, attrs in src.CITIES:
         wk = _attrs(attrs).get("wehrkreis")
         h = from_printed(wk) if wk else city_hex(out, country, lon, lat)
-        if not on_grid(h):
-            continue  # beyond the sections in play
-        extra = f" {attrs}" if attrs else ""
-        where[name] = h
-        if h in taken:  # one place per hex: the first listed keeps it, the other is an alias
-            lines.append(f'alias "{name}" {h} "{taken[h]}" {country} {kind}{extra} lat={lat} lon={lon}')
-            continue
-        taken[h] = name
-        lines.append(f'city "{name}" {h} {country} {kind}{extra} lat={lat} lon={lon}')
-    return lines, where
-
-
-def rail_chain(stops: list[Hex], out: dict[Hex, HexData], name: str) -> list[Hex]:
-    from itertools import pairwise
-
-    chain: list[Hex] = []
-    for a, b in pairwise(stops):
-        seg = list(GRID.hex_line(a, b))
-        chain.extend(seg[1:] if chain and chain[-1] == seg[0] else seg)
-    wet = [str(h) for h in chain if out[h].country is None]
-    if wet:
-        raise SystemExit(f"rail line {name} runs through sea hexes {wet}: add a waypoint")
-    return chain
+        if on_grid(h):
+            places.append((name, h, f"{country} {kind}{f' {attrs}' if attrs else ''} lat={lat} lon={lon}"))
+    return mapproj.place_records(places)
 
 
 def _between(h: Hex, line1: tuple[str, str], line2: tuple[str, str]) -> bool:
@@ -583,8 +361,8 @@ def order_of_battle(out: dict[Hex, HexData], area: dict[str, list[Hex]]) -> list
     lines: list[str] = ["# --- 76.21 and 76.2: placed on the printed hexes (seed) ---"]
     count: Counter[Hex] = Counter()
     for row in setup_lines():
-        side, nation, kind, per, *hexes = row.split()
-        for p in hexes:
+        side, nation, kind, per, *printed_hexes = row.split()
+        for p in printed_hexes:
             moved, why = src.SETUP_MOVED.get((side, kind, p), (p, ""))
             h = from_printed(moved)
             note = f' moved=authored why="{why}"' if why else ""
@@ -681,7 +459,6 @@ MAP_KEY = """\
 
 
 def write_map(out: dict[Hex, HexData], path: Path) -> None:
-    order = [d.name for d in DIRECTIONS]
     lines = ["format wie-map 1", *_header("one line per hex"), *MAP_KEY.split("\n"),
              f"grid cols={COLS} rows={ROWS} low_columns=even", ""]
     for c in range(1, COLS + 1):
@@ -691,9 +468,7 @@ def write_map(out: dict[Hex, HexData], path: Path) -> None:
             attrs = (["coastal"] if d.coastal else []) + (["westwall"] if d.westwall else [])
             if d.sea:
                 attrs.append("sea=" + ",".join(sorted(d.sea)))
-            for kind in ("river", "water"):
-                if d.sides[kind]:
-                    attrs.append(f"{kind}=" + ",".join(sorted(d.sides[kind], key=order.index)))
+            attrs += mapproj.side_attrs(d.sides, {"river": "river", "water": "water"})
             lines.append(f"hex {d.hex} {d.terrain:8s} {d.country or '-':3s} {section_of(d.hex)} {d.held:7s} "
                          f"{d.air:5s} " + " ".join(attrs))
     path.write_text("\n".join(x.rstrip() for x in lines) + "\n")
@@ -730,7 +505,7 @@ def write_features(out: dict[Hex, HexData], path: Path) -> dict[str, list[Hex]]:
     lines.append("")
     for name, waypoints in src.LINES:
         stops = [hex_of(*w) if isinstance(w, tuple) else where.get(w) or from_printed(w) for w in waypoints]
-        lines.append(f'line "{name}" ' + " ".join(str(h) for h in rail_chain(stops, out, name)))
+        lines.append(f'line "{name}" ' + " ".join(str(h) for h in mapproj.rail_chain(GRID, stops, out, name)))
     path.write_text("\n".join(lines) + "\n")
     return area
 
@@ -764,7 +539,7 @@ def write_units(out: dict[Hex, HexData], area: dict[str, list[Hex]], path: Path)
 
 def generate(outdir: Path, shapefile_zip: Path) -> None:
     outdir.mkdir(parents=True, exist_ok=True)
-    out = classify(*rasterise(shapefile_zip))
+    out = classify(rasterise(shapefile_zip))
     write_map(out, outdir / "map.txt")
     area = write_features(out, outdir / "features.txt")
     write_units(out, area, outdir / "units.txt")
@@ -785,24 +560,15 @@ SIDES = {"axis": {"name": "Axis", "fill": "#4d4d4d", "ink": "#ffffff"},
 def picture(scenario: Path) -> dict[str, object]:
     """A pbem.present.render map picture of the committed map with the default set-up face up
     (a document, not a player's view)."""
-    from pbem.kit.records import Issues, ScenarioErrors, read_records
-
-    issues = Issues()
-    recs = read_records(scenario / "map.txt", "wie-map", issues)
-    feats = read_records(scenario / "features.txt", "wie-features", issues)
-    units = read_records(scenario / "units.txt", "wie-units", issues)
-    if issues:
-        raise ScenarioErrors(issues)
-    grid = next(r for r in recs if r.keyword == "grid")
+    recs, feats, units = mapproj.read_layers(scenario, "wie", ("map", "features", "units"))
     places = {r.words[1]: r for r in feats if r.keyword == "city"}
     hexes, sides = [], []
-    country: dict[str, str] = {}
-    held: dict[str, str] = {}
+    region: dict[str, tuple[str, str]] = {}  # a border between countries or between holders
     for r in recs:
         if r.keyword != "hex" or r.words[1] == "sea":
             continue
         hid, terrain, code, sec, side = r.words[:5]
-        country[hid], held[hid] = code, side
+        region[hid] = (code, side)
         place = places.get(hid)
         marker, label = "none", ""
         if place is not None:
@@ -813,46 +579,21 @@ def picture(scenario: Path) -> dict[str, object]:
         fill = OUT_OF_PLAY if sec == "H" else NEUTRAL if side == "neutral" else FILL[terrain]
         owner = side if side in SIDES and place is not None else None
         hexes.append({"id": hid, "fill": fill, "label": label, "marker": marker, "owner": owner})
-        for d in r.attrs.get("river", "").split(","):
-            if d:
-                n = GRID.neighbour(parse_hex(hid), Direction.parse(d))
-                if str(n) > hid:
-                    sides.append({"a": hid, "b": str(n), "kind": "river"})
-    for hid in country:
-        for n in GRID.neighbours(parse_hex(hid)):
-            other = str(n)
-            if other > hid and other in country and (country[other] != country[hid] or held[other] != held[hid]):
-                sides.append({"a": hid, "b": other, "kind": "border"})
-    lines = [{"hexes": r.words[1:], "kind": "rail"} for r in feats if r.keyword == "line"]
-    pieces = [{"hex": u.attrs["at"], "id": u.words[0], "text": u.words[3], "sub": u.words[2],
-               "side": u.words[1], "flags": [], "steps": [1, 1]}
-              for u in units if u.keyword == "unit"]
-    return {"type": "hex", "cols": int(grid.attrs["cols"]), "rows": int(grid.attrs["rows"]),
-            "low_columns": "even", "hexes": hexes, "hexsides": sides, "lines": lines, "units": pieces,
-            "sides": SIDES}
+        sides += mapproj.picture_sides(GRID, hid, r.attrs.get("river", ""), "river")
+    sides += mapproj.border_sides(GRID, region)
+    pieces: list[dict[str, object]] = [
+        {"hex": u.attrs["at"], "id": u.words[0], "text": u.words[3], "sub": u.words[2], "side": u.words[1],
+         "flags": [], "steps": [1, 1]} for u in units if u.keyword == "unit"]
+    return mapproj.hex_picture(recs, feats, hexes, sides, pieces, SIDES)
 
 
 def render(scenario: Path, png: Path) -> int:
-    from pbem.present.render import map_png
-
-    png.write_bytes(map_png(picture(scenario), px=1.2, colors=64))
-    print(f"wrote {png}", file=sys.stderr)
-    return 0
+    return mapproj.write_png(picture(scenario), png, px=1.2)
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    sub = ap.add_subparsers(dest="cmd", required=True)
-    g = sub.add_parser("generate")
-    g.add_argument("outdir", type=Path)
-    g.add_argument("--shapefile", type=Path, default=SHAPEFILE)
-    r = sub.add_parser("render")
-    r.add_argument("--png", type=Path, default=REPO / "docs" / "images" / "wie-1945-map.png")
-    args = ap.parse_args(argv)
-    if args.cmd == "generate":
-        generate(args.outdir, args.shapefile)
-        return 0
-    return render(SCENARIO, args.png)
+    return mapproj.tool_main(argv, __doc__, REPO / "docs" / "images" / "wie-1945-map.png", generate,
+                             lambda png: render(SCENARIO, png))
 
 
 if __name__ == "__main__":
