@@ -168,13 +168,9 @@ def _reply(sock: _socket.socket) -> dict[str, object]:
 
 
 def _exact(sock: _socket.socket, n: int) -> bytes:
-    out = b""
-    while len(out) < n:
-        chunk = sock.recv(n - len(out))
-        if not chunk:
-            raise ConnectionError("the warm worker closed the connection")
-        out += chunk
-    return out
+    from pbem.protocol import agentpath
+
+    return agentpath.recv_exact(sock, n)
 
 
 def _wait(sock: _socket.socket, pid: int) -> int:

@@ -6,6 +6,7 @@ warm worker's socket before importing anything else (pbem.cli.warm).
 
 from __future__ import annotations
 
+import _socket
 import contextlib
 import os
 import stat
@@ -74,3 +75,14 @@ def private_dir(path: Path, create: bool) -> bool:
         raise AuthError(f"the agent folder {path} is not a private folder of yours",
                         hint="remove it, or set XDG_RUNTIME_DIR to a folder only you can enter")
     return True
+
+
+def recv_exact(sock: _socket.socket, n: int) -> bytes:
+    """Exactly ``n`` bytes from a stream socket (the agent's and the warm worker's framing)."""
+    out = b""
+    while len(out) < n:
+        chunk = sock.recv(n - len(out))
+        if not chunk:
+            raise ConnectionError("the connection closed mid-message")
+        out += chunk
+    return out

@@ -85,13 +85,10 @@ def _send(sock: socket.socket, msg: dict[str, Any]) -> None:
 
 
 def _recv_exact(sock: socket.socket, n: int) -> bytes:
-    out = b""
-    while len(out) < n:
-        chunk = sock.recv(n - len(out))
-        if not chunk:
-            raise InvalidInput("the agent connection closed mid-message")
-        out += chunk
-    return out
+    try:
+        return agentpath.recv_exact(sock, n)
+    except ConnectionError:
+        raise InvalidInput("the agent connection closed mid-message") from None
 
 
 def _recv(sock: socket.socket) -> dict[str, Any]:
