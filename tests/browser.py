@@ -420,7 +420,9 @@ USE_FILES: list[tuple[str, str]] = [
 
 
 def start_use(root: Path, seed: str = "") -> tuple[Any, Any, bytes]:
-    """Axis hosts a France 1940 game, Western joins; (axis, western, game id)."""
+    """Axis hosts a France 1940 game, Western joins; (axis, western, game id). With the sealed
+    Will Commit option (USE 5.1: the air unit sealed with the choice), which USE_FILES are
+    written for; the default as-written exchange is played by the demo and its tests."""
     from helpers import make_player
 
     from pbem.play import game
@@ -428,7 +430,8 @@ def start_use(root: Path, seed: str = "") -> tuple[Any, Any, bytes]:
 
     axis, western = make_player(root, "axis", seed), make_player(root, "western", seed)
     data = genesis.make_proposal(axis.session.ident, rules_name="use", scenario="france-1940", my_seat="axis",
-                                 cards={"axis": axis.card, "western": western.card}, options={},
+                                 cards={"axis": axis.card, "western": western.card},
+                                 options={"will_commit_air": "sealed"},
                                  rng=axis.session.rng, now=1_700_000_000)
     d = game.create(axis.session, data)
     gid: bytes = d.con.game_id

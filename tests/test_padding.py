@@ -98,10 +98,18 @@ def test_private_parts_of_unequal_length_are_refused(tmp_path: Path) -> None:
 
 # -- the size comparison on a real USE position ------------------------------
 
+# Per Will Commit variant (USE 5.1 step 2): as written, the attack seals the Will choice alone
+# (the air unit is declared after the reveal); with the sealed option, the air unit with it.
 CHOICES = {
-    "yes": "attack 1610 from GER-XIX will-commit",
-    "no": "attack 1610 from GER-XIX no-commit",
-    "air": "attack 1610 from GER-XIX will-commit air GER-VIII",
+    "as-written": {
+        "yes": "attack 1610 from GER-XIX will-commit",
+        "no": "attack 1610 from GER-XIX no-commit",
+    },
+    "sealed": {
+        "yes": "attack 1610 from GER-XIX will-commit",
+        "no": "attack 1610 from GER-XIX no-commit",
+        "air": "attack 1610 from GER-XIX will-commit air GER-VIII",
+    },
 }
 
 
@@ -113,21 +121,24 @@ def _twin(p: Player, root: Path) -> Player:
     return Player(p.name, sess)
 
 
-@pytest.fixture(scope="module")
-def before_combat(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict[str, Player], bytes]:
+@pytest.fixture(scope="module", params=sorted(CHOICES))
+def before_combat(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+                  ) -> tuple[dict[str, Player], bytes, str]:
     """France 1940 up to the Axis file that declares the first combat (the demo's third file)."""
-    players, gid = start_france_1940(tmp_path_factory.mktemp("padding"), {"strict_dice": False})
+    variant = str(request.param)
+    players, gid = start_france_1940(tmp_path_factory.mktemp("padding"),
+                                     {"strict_dice": False, "will_commit_air": variant})
     turns = demo_turns(players, gid)
     steps = [next(turns), next(turns)]
     assert [s for s, _ in steps] == ["axis", "western"]
     for seat, text in steps:
         deliver(players, gid, seat, text)
-    return players, gid
+    return players, gid, variant
 
 
-def _sizes(players: dict[str, Player], gid: bytes, root: Path, choice: str) -> dict[str, Any]:
+def _sizes(players: dict[str, Player], gid: bytes, root: Path, order: str) -> dict[str, Any]:
     axis, western = _twin(players["axis"], root), _twin(players["western"], root)
-    f, d = game.play(axis.session, store.game_dir(axis.home, gid), f"move GER-XIX 1710\n{CHOICES[choice]}\n")
+    f, d = game.play(axis.session, store.game_dir(axis.home, gid), f"move GER-XIX 1710\n{order}\n")
     assert game.receive(western.session, f.raw).status == "added"
     (mail,) = dispatch.mails_for(axis.session, d, f)
     h = f.header
@@ -138,15 +149,16 @@ def _sizes(players: dict[str, Player], gid: bytes, root: Path, choice: str) -> d
 
 
 def test_sizes_do_not_tell_the_will_commit_choice(
-        before_combat: tuple[dict[str, Player], bytes], tmp_path: Path) -> None:
-    players, gid = before_combat
-    seen = {c: _sizes(players, gid, tmp_path / c, c) for c in CHOICES}
-    # The three files really seal three different choices...
-    assert [s["sealed"][0]["value"] for s in seen.values()] == [
-        {"commit": True, "air": None}, {"commit": False, "air": None}, {"commit": True, "air": "GER-VIII"}]
+        before_combat: tuple[dict[str, Player], bytes, str], tmp_path: Path) -> None:
+    players, gid, variant = before_combat
+    seen = {c: _sizes(players, gid, tmp_path / c, order) for c, order in CHOICES[variant].items()}
+    # The files really seal different choices...
+    sealed = [s["sealed"][0]["value"] for s in seen.values()]
+    assert len({repr(v) for v in sealed}) == len(sealed), sealed
+    assert [v["commit"] for v in sealed] == [c != "no" for c in seen]
     # ...and nothing an opponent or a mail server sees tells them apart.
     for key in ("file", "mail", "public", "private"):
         assert len({repr(s[key]) for s in seen.values()}) == 1, (
             f"{key} sizes differ by choice: {', '.join(f'{c}={s[key]}' for c, s in seen.items())}")
     # Every seat's private part has the same length, the author's included.
-    assert len(set(seen["air"]["private"].values())) == 1
+    assert len(set(seen["yes"]["private"].values())) == 1

@@ -33,8 +33,9 @@ FILES = [("axis", "attack 0506 from GER-1P will-commit air GER-1F"), ("western",
 
 
 def test_replay_matches_author() -> None:
-    """Every tool must reach the author's digest without knowing the sealed Will Commit."""
-    pub_a, _ = prestate()
+    """Every tool must reach the author's digest without knowing the sealed Will Commit (the
+    sealed-air option: the air unit sealed with the choice, 5.1 step 2 played as one file)."""
+    pub_a, _ = prestate("option will_commit_air=sealed")
     pub_r = copy.deepcopy(pub_a)
     author = ScriptedContext("", [2, 3])
     replay = ScriptedContext.opponent_of(author)
@@ -213,7 +214,7 @@ def _play(pub: Any, files: list[tuple[str, str]], dice: list[int]) -> tuple[Any,
 
 def test_dice_in_event_counts_every_die_of_a_combat_with_air_combat() -> None:
     """Air combat and ground combat events carry their dice; dice_in_event finds them all."""
-    pub, _ = prestate("unit FRA-1F FRA fighter 0510")
+    pub, _ = prestate("unit FRA-1F FRA fighter 0510", "option will_commit_air=sealed")
     files = [("axis", "attack 0506 from GER-1P will-commit air GER-1F"),
              ("western", "will-commit yes air FRA-1F"), ("axis", "")]
     pub, ctx = _play(pub, files, [5, 2, 2, 2])

@@ -1,12 +1,17 @@
 """The Actions Sub-Phase (USE 6.0): activations, Army Operations (6.3.1) with Mobile attacks and
 Assaults (5.3.2-5.3.3), air actions (6.2), and the Will Commit exchange of combat (5.1 step 2).
 
-Will Commit, by email: the attacker's choice (and its air unit, sealed with it) is committed
-with ``ctx.commit`` in the file that declares the attack; the defender answers in its own file
-(plainly: the attacker's choice is already sealed); the attacker's next file opens the
-commitment and the combat resolves. A defender with a standing Will Commit order has waived
-secrecy, so in window mode the attacker's commitment is opened in the same file and no email
-is spent; in strict mode the dice wait for a release-only file of the defender (strictdice.py).
+Will Commit, by email: the attacker's choice is committed with ``ctx.commit`` in the file that
+declares the attack; the defender answers in its own file (plainly: the attacker's choice is
+already sealed); the attacker's next file opens the commitment (the simultaneous reveal). Then,
+as 5.1 step 2 is written, the committed sides alternate declaring one air unit each
+(``will-commit HEX air UNIT|no-air``, attacker first) and the combat resolves in the
+attacker's next file. Game option ``will_commit_air=sealed`` (accepted by every player at join)
+seals the air unit with the Will choice instead: two emails fewer per combat
+(docs/protocol.md §13). A defender with a standing Will Commit order has waived secrecy (and
+declares no air unit), so in window mode the attacker's commitment is opened in the same file and
+no email is spent; in strict mode the dice wait for a release-only file of the defender
+(strictdice.py).
 """
 
 from __future__ import annotations
@@ -40,6 +45,22 @@ Order = dict[str, Any]
 Events = list[dict[str, Any]]
 MAX_ASSAULTERS = 3  # USE 5.3.3: up to 3 attacking units against one hex
 AIR_STRIKE_RANGE = 7  # USE 6.2.2
+GROUND_DICE = 4  # an air duel and the combat, each a die per side (5.1 steps 3 and 5)
+AIR_OPTION = "will_commit_air"  # the game option (module.initial_state) and its state key
+AIR_MODES = ("as-written", "sealed")  # the first is the default
+
+
+def air_sealed(state: State) -> bool:
+    """Whether the game was created with ``will_commit_air=sealed`` (air unit sealed with the Will)."""
+    return state.get("will_commit_air") == "sealed"
+
+
+def _declares_later(state: State, defender: str) -> bool:
+    """As 5.1 step 2 is written, air units are declared after the reveal; a defender with a
+    standing Will Commit order has already revealed its choice (and declares none), so the
+    attacker names its air unit in the attack order as with the sealed option."""
+    st = state["standing"].get(defender)
+    return not air_sealed(state) and (st is None or st["will_commit"] is None)
 
 
 def own_unit(state: State, order: Order, uid: str, faction: str, b: Board | None = None) -> Unit:
@@ -211,8 +232,14 @@ def _check_air(state: State, b: Board, order: Order, commit: bool, uid: str, fac
 
 def _check_attacker_air(state: State, b: Board, order: Order, faction: str, ctx: Any) -> None:
     """The attacker's air unit, sealed with its Will Commit: checked by its author only (others
-    see the sealed order) and again when the combat resolves."""
+    see the sealed order) and again when the combat resolves. As 5.1 is written it comes after
+    the reveal instead (a sealed one is ignored then, ``resolve_ready``)."""
     if ctx.author_mode and order.get("air"):
+        d = ground_at(state, order["target"])
+        if d is not None and _declares_later(state, faction_of(state, d) or ""):
+            illegal(order, "the air unit is declared after both Will Commit choices are revealed", "5.1",
+                    f"drop 'air {order['air']}'; declare it when your turn comes: "
+                    f"'will-commit {order['target']} air {order['air']}'")
         _check_air(state, b, order, bool(order.get("commit")), order["air"], faction, order["target"],
                    "an air unit of yours within 5 hexes of the defender, under 6 Sorties")
 
@@ -361,9 +388,8 @@ def _open_combat(state: State, b: Board, order: Order, faction: str, ctx: Any, e
                  escorts: list[str] | None = None) -> None:
     d_f = faction_of(state, defender)
     assert d_f is not None
-    # DECISION (5.1 step 2): the declaration of the one air unit is sealed together with the
-    # Will Commit choice instead of alternating after the reveal; only a committed side's air
-    # unit counts when it is opened. Alternating would cost two more emails per combat.
+    # 5.1 step 2: the Will choice is sealed; the air unit is sealed with it only under the game
+    # option will_commit_air=sealed (or against a standing order), else declared after the reveal.
     value: dict[str, Any] = {"commit": bool(order.get("commit")), "air": order.get("air")}
     state["next_combat"] += 1
     cid = state["next_combat"]
@@ -374,14 +400,16 @@ def _open_combat(state: State, b: Board, order: Order, faction: str, ctx: Any, e
          "advance": order.get("advance", True), "advancer": order.get("advancer")}
     if escorts:
         c["escorts"] = escorts
+    st = state["standing"].get(d_f)
+    if kind != "air-strike" and _declares_later(state, d_f):
+        c["declare"] = True
     state["combats"].append(c)
     events.append({"kind": "attack", "combat": cid, "mode": kind, "target": target,
                    "attackers": attackers, "defender": defender["id"]})
     # Strict dice: the attacker rolls every die of the combat (an air duel and the combat, or
     # one duel per unit an Air Strike fights) in its next file, after the defender's file has
     # released the seeds; unused reserved dice are burnt.
-    strictdice.reserve(ctx, 2 * (1 + len(escorts or [])) if kind == "air-strike" else 4)
-    st = state["standing"].get(d_f)
+    strictdice.reserve(ctx, 2 * (1 + len(escorts or [])) if kind == "air-strike" else GROUND_DICE)
     standing = None if st is None else st["will_commit"]
     if standing is not None:
         # The defender waived secrecy with a standing order: it writes no answer. In window mode
@@ -395,24 +423,33 @@ def _open_combat(state: State, b: Board, order: Order, faction: str, ctx: Any, e
             resolve_ready(state, b, faction, ctx, events)
 
 
-def _answered_combat(state: State, order: Order, faction: str) -> Combat:
-    """The combat a Will Commit answer is for: the one named by its hex, or the only one waiting."""
-    mine = [c for c in state["combats"] if c["defender"] == faction and c["status"] == "await-defender"]
+def _combat_for(state: State, order: Order, faction: str, status: str, what: str) -> Combat:
+    """The combat a Will Commit order is for: the one named by its hex, or the only one waiting."""
+    mine = [c for c in state["combats"] if c["status"] == status
+            and (c.get("turn") if status == "declare" else c["defender"]) == faction]
     target = order.get("target")
     if target is None:
         if len(mine) != 1:
-            illegal(order, f"{len(mine)} combats await your Will Commit: name the hex", "5.1")
+            illegal(order, f"{len(mine)} combats await your {what}: name the hex", "5.1")
         return mine[0]
     found = [c for c in mine if c["target"] == target]
     if not found:
-        illegal(order, f"no combat at {target} awaits your Will Commit", "5.1")
+        illegal(order, f"no combat at {target} awaits your {what}", "5.1")
     return found[0]
+
+
+def _answered_combat(state: State, order: Order, faction: str) -> Combat:
+    return _combat_for(state, order, faction, "await-defender", "Will Commit")
 
 
 def check_answer(state: State, b: Board, order: Order, faction: str) -> None:
     """The defender's Will Commit (5.1 step 2), plain: the attacker's choice is already sealed.
     DECISION: Will Commit applies to every combat of 5.0 (air strikes too), as 5.1 says; a
-    combat the defender's file leaves unanswered stays pending (silence is not a choice)."""
+    combat the defender's file leaves unanswered stays pending (silence is not a choice).
+    Without yes|no the order is an air unit declaration after the reveal (``check_declare``)."""
+    if order.get("commit") is None:
+        check_declare(state, b, order, faction)
+        return
     c = _answered_combat(state, order, faction)
     if order.get("air"):
         if c["kind"] == "air-strike":
@@ -420,11 +457,18 @@ def check_answer(state: State, b: Board, order: Order, faction: str) -> None:
             # combat (6.2.2) with no supporting air unit.
             illegal(order, "an Air Strike takes no supporting air unit: air units are declared in ground "
                     "combat only", "5.1", "answer 'will-commit HEX yes|no' without 'air'")
+        if c.get("declare"):
+            illegal(order, "the air unit is declared after both Will Commit choices are revealed", "5.1",
+                    f"answer 'will-commit {c['target']} yes|no' now; when your turn to declare comes: "
+                    f"'will-commit {c['target']} air {order['air']}'")
         _check_air(state, b, order, bool(order["commit"]), order["air"], faction, c["target"])
 
 
-def answer(state: State, b: Board, order: Order, faction: str, events: Events) -> None:
+def answer(state: State, b: Board, order: Order, faction: str, events: Events, ctx: Any = None) -> None:
     """Checked by ``check_answer``."""
+    if order.get("commit") is None:
+        declare(state, b, order, faction, ctx, events)
+        return
     c = _answered_combat(state, order, faction)
     c["def_commit"] = bool(order["commit"])
     if order.get("air"):
@@ -434,18 +478,102 @@ def answer(state: State, b: Board, order: Order, faction: str, events: Events) -
     events.append({"kind": "will-commit", "combat": c["id"], "side": faction, "commit": c["def_commit"]})
 
 
+# --- 5.1 step 2 as written: after the reveal the committed sides alternate declaring --------------
+# DECISION: the module has no Event marker played in combat (Airdrop and Partisans act where they
+# were placed, 14.1/14.10), so a declaration is one air unit or none. The attacker, who initiated
+# the combat (5.0), declares first; a side may declare once more only if it passed and the other
+# side then declared its air unit; two passes in a row, or a side with its air unit already
+# declared, end the alternation. A side with no air unit able to give Air Support (6.2.3, 4.1.4)
+# has no choice: it passes without an email, as a step with nothing to do is skipped. The
+# attacker's next file rolls the dice: in strict dice each of its files that leaves the combat
+# waiting for the defender reserves them (unused ones are burnt, strictdice.py).
+
+
+def _committed(c: Combat) -> list[str]:
+    return ([c["attacker"]] if c.get("att_commit") else []) + ([c["defender"]] if c["def_commit"] else [])
+
+
+def supporting_air(state: State, b: Board, faction: str, target: str) -> list[str]:
+    """The air units ``faction`` could declare for Air Support at ``target`` (sorted ids)."""
+    return sorted(uid for uid, u in state["units"].items()
+                  if is_air(u) and on_map(u) and not air_support_ban(state, b, uid, faction, target))
+
+
+def _after(c: Combat, faction: str, air: str | None, passed: bool) -> tuple[str | None, bool]:
+    """Who declares after ``faction`` declared ``air`` (None: a pass), or None when it is over."""
+    other = next((f for f in _committed(c) if f != faction), None)
+    other_air = None if other is None else (c["def_air"] if other == c["defender"] else c.get("att_air"))
+    if other is None or other_air is not None or (air is None and passed):
+        return None, False
+    return other, air is None
+
+
+def _go_on(state: State, b: Board, c: Combat, turn: str | None, passed: bool, author: str, ctx: Any) -> bool:
+    """Hand the declaration to ``turn`` (passing for a side with no choice); False once it is over."""
+    while turn is not None and not supporting_air(state, b, turn, c["target"]):
+        turn, passed = _after(c, turn, None, passed)
+    if turn is None:
+        c["status"] = "await-resolve"
+        c.pop("turn", None)
+        c.pop("passed", None)
+        return False
+    c["status"], c["turn"], c["passed"] = "declare", turn, passed
+    if author == c["attacker"] and turn != author:
+        strictdice.reserve(ctx, GROUND_DICE)
+    return True
+
+
+def check_declare(state: State, b: Board, order: Order, faction: str) -> None:
+    """A committed side's air unit, or none, when its turn to declare comes (5.1 step 2)."""
+    c = _combat_for(state, order, faction, "declare", "air unit declaration")
+    if order.get("retreat") and faction != c["defender"]:
+        illegal(order, "only the defender chooses a retreat", "5.1")
+    if order.get("air"):
+        _check_air(state, b, order, True, order["air"], faction, c["target"])
+
+
+def declare(state: State, b: Board, order: Order, faction: str, ctx: Any, events: Events) -> None:
+    """Checked by ``check_declare``."""
+    c = _combat_for(state, order, faction, "declare", "air unit declaration")
+    air: str | None = order.get("air")
+    c["att_air" if faction == c["attacker"] else "def_air"] = air
+    if order.get("retreat"):
+        c["retreat"] = order["retreat"]
+    events.append({"kind": "air-declared", "combat": c["id"], "side": faction, "target": c["target"], "air": air})
+    turn, passed = _after(c, faction, air, c.get("passed", False))
+    if _go_on(state, b, c, turn, passed, faction, ctx) or faction != c["attacker"]:
+        return
+    # The attacker closed the declarations: its dice come now (window) or in its next file,
+    # once the defender has released them (strict: its choice is signed before it can know them).
+    if strictdice.strict(ctx):
+        strictdice.reserve(ctx, GROUND_DICE)
+    else:
+        resolve_ready(state, b, faction, ctx, events)
+
+
 def resolve_ready(state: State, b: Board, faction: str, ctx: Any, events: Events) -> None:
-    """Open the attacker's commitments and resolve every combat whose answers are in (5.1 3-6)."""
+    """Open the attacker's commitments and resolve every combat whose answers are in (5.1 3-6);
+    as 5.1 is written a commitment opened here may first go to the declarations."""
     roll = Roller(ctx)
     while True:
         ready = [c for c in state["combats"] if c["attacker"] == faction and c["status"] == "await-resolve"]
         if not ready:
             return
         c = ready[0]
+        if "att_commit" in c:  # revealed in an earlier file; the declarations are over
+            value: dict[str, Any] = {"commit": c["att_commit"], "air": c.get("att_air")}
+        else:
+            value = ctx.open(c["ref"])
+            events.append({"kind": "will-commit", "combat": c["id"], "side": faction,
+                           "commit": bool(value.get("commit"))})
+            if c.get("declare"):
+                # an air unit sealed in spite of 5.1 as written (a modified tool) counts for nothing
+                value = {"commit": bool(value.get("commit")), "air": None}
+                c["att_commit"], c["att_air"] = value["commit"], None
+                first = next(iter(_committed(c)), None)
+                if _go_on(state, b, c, first, False, faction, ctx):
+                    continue
         state["combats"].remove(c)
-        value = ctx.open(c["ref"])
-        events.append({"kind": "will-commit", "combat": c["id"], "side": faction,
-                       "commit": bool(value.get("commit"))})
         if c["kind"] == "air-strike":
             resolve_air_strike(state, b, c, bool(value.get("commit")), roll, events)
         else:

@@ -32,6 +32,7 @@ PRESTATE (one statement a line; words in [] optional)::
     standing FACTION will-commit yes|no | standing FACTION retreat-toward HEX | standing FACTION skip PHASE
     lend-lease CODE | fac-lost CODE N | flag NAME true|false   (13.8 markers, conditional-event flags)
     victory FACTION sudden|end collapsed|conquered|controls|otherwise [ARG] ["text"]
+    option will_commit_air=sealed        a game option of the proposal (module.initial_state)
 
 POSTSTATE checks::
 
@@ -349,6 +350,15 @@ def _bookkeeping(s: State, head: str, pos: list[str], kv: dict[str, str]) -> Non
                              "text": pos[4] if len(pos) > 4 else "victory"})
 
 
+def _option(s: State, head: str, pos: list[str], kv: dict[str, str]) -> None:
+    """Game options, as the proposal's: only will_commit_air (5.1 step 2) changes the state."""
+    for k, v in kv.items():
+        if k != "will_commit_air" or v not in ("as-written", "sealed"):
+            raise ValueError(f"unknown option {k}={v}")
+        if v == "sealed":
+            s["will_commit_air"] = v
+
+
 _Statement = Callable[[State, str, list[str], dict[str, str]], None]
 _STATEMENTS: dict[str, _Statement] = {
     **dict.fromkeys(("factions", "turn", "phase", "weather"), _clock),
@@ -358,6 +368,7 @@ _STATEMENTS: dict[str, _Statement] = {
     "activation": _activation,
     "assault": _assault,
     "standing": _standing,
+    "option": _option,
     **dict.fromkeys(("repatriated", "lend-lease", "fac-lost", "flag", "event-marker", "supply-reduced",
                      "improved", "victory"), _bookkeeping),
 }

@@ -217,6 +217,9 @@ SENTENCES: dict[str, Callable[[Event], str]] = {
     "attack": _attack,
     "assault-designated": lambda e: f"{_t(e.get('unit'))} designated to assault {_t(e.get('target'))} [USE 5.3.3]",
     "will-commit": _will_commit,
+    "air-declared": lambda e: (f"{_side(e.get('side'))} declares "
+                               f"{'air unit ' + _t(e.get('air')) if e.get('air') else 'no air unit'} "
+                               f"for combat {_t(e.get('combat'))} at {_t(e.get('target'))} [USE 5.1]"),
     "combat": _combat,
     "combat-void": lambda e: f"The combat at {_t(e.get('target'))} does not take place: its units are gone [USE 5.1]",
     "air-combat": _air_combat,

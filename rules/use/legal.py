@@ -42,10 +42,25 @@ def will_commit(s: State, seat: str) -> list[Action]:
     targets = tuple(c["target"] for c in s["combats"]
                     if c["defender"] == seat and c["status"] == "await-defender")
     air = _units(s, seat, lambda u: on_map(u) and is_air(u))
+    if not targets:
+        return _declare(s, seat, air)
     return [Action("will-commit", (Arg("target", "hex", targets), Arg("answer", "word", ("yes", "no")),
                                    Arg("air", "unit", air, keyword="air", optional=True),
                                    Arg("retreat", "hex", None, keyword="retreat", optional=True)),
                    "USE 5.1", "answer the attacker's Will Commit (retreat: a hex or 'stay')")]
+
+
+def _declare(s: State, seat: str, air: tuple[str, ...]) -> list[Action]:
+    """USE 5.1 step 2 as written: after the reveal, a committed side's air unit or none."""
+    mine = [c["target"] for c in s["combats"] if c["status"] == "declare" and c.get("turn") == seat]
+    if not mine:
+        return []
+    targets = tuple(mine)
+    air = tuple(actions.supporting_air(s, geo.board(s), seat, mine[0]))
+    return [Action("will-commit", (Arg("target", "hex", targets), Arg("air", "unit", air, keyword="air")),
+                   "USE 5.1", "declare your one air unit after the Will Commit reveal"),
+            Action("will-commit", (Arg("target", "hex", targets), Arg("none", "word", ("no-air",))),
+                   "USE 5.1", "declare no air unit after the Will Commit reveal")]
 
 
 def declare_war(s: State, seat: str) -> list[Action]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import functools
 from typing import Any
 
-from pbem.errors import OrderError, OrderErrors
+from pbem.errors import InvalidInput, OrderError, OrderErrors
 from pbem.kit.cases import ScriptedContext  # dry: dice cycle, earlier openings unknown
 from pbem.kit.orders import rollback
 from pbem.kit.sequence import phase_name
@@ -18,7 +18,8 @@ from .verbs import TABLE, Turn
 
 Order = dict[str, Any]
 Events = list[dict[str, Any]]
-VERSION = "0.8"  # 0.8: 7.3 each Limited Source feeds two units; 8.3 USSR infantry full; 13.2 Map Boxes
+VERSION = "0.9"  # 0.9: 5.1 step 2 as written (air units declared after the reveal), sealed air an option
+# 0.8: 7.3 each Limited Source feeds two units; 8.3 USSR infantry full; 13.2 Map Boxes
 # 0.7: strict dice (strictdice.py): combats and due orders resolve in a later file
 # 0.6: Straits (4.2.4, 6.4.3; the Strait of Dover)
 # 0.5: Strategic Warfare (9.2, authored table), Pact/Appeasement end-outside-home
@@ -80,6 +81,15 @@ class UseRules(RulesModule):
         from .initial import state_from_scenario
 
         public = state_from_scenario(scenario.data)
+        # Game options of the proposal, accepted by every player at join (`pbem game join`).
+        mode = options.get(actions.AIR_OPTION, actions.AIR_MODES[0])
+        if mode not in actions.AIR_MODES:
+            raise InvalidInput(f"game option {actions.AIR_OPTION}={mode!r} is not one of "
+                               f"{', '.join(actions.AIR_MODES)}",
+                               hint=f"USE 5.1 step 2: --option {actions.AIR_OPTION}=as-written (the default) "
+                                    "or =sealed (the air unit sealed with the Will choice: fewer emails)")
+        if mode == "sealed":
+            public["will_commit_air"] = mode  # absent: as written, so older states read the same
         return public, {s: None for s in seats}
 
     def initial_reservations(self, public: Any) -> dict[str, int]:

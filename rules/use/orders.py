@@ -171,13 +171,20 @@ def parse_resolve(ln: UseLine, o: Order) -> None:
 
 
 def parse_will_commit(ln: UseLine, o: Order) -> None:
+    """will-commit [HEX] yes|no [air UNIT] [retreat HEX|stay]; after the reveal (USE 5.1 step 2
+    as written) will-commit [HEX] air UNIT|no-air: no choice of Will (``commit`` None)."""
     o["target"] = ln.hex() if HEX_RE.match(ln.peek() or "") else None
-    o["commit"] = ln.word(("yes", "no"), "yes or no") == "yes"
     o["air"] = None
     o["retreat"] = None
+    if (ln.peek() or "").lower() in ("air", "no-air"):
+        o["commit"] = None
+        if ln.take("")[1].lower() == "air":
+            o["air"] = ln.unit()
+    else:
+        o["commit"] = ln.word(("yes", "no"), "yes or no (or, after the reveal, air UNIT or no-air)") == "yes"
     while ln.more():
         col, w = ln.take("an option")
-        if w.lower() == "air":
+        if w.lower() == "air" and o["commit"] is not None:
             o["air"] = ln.unit()
         elif w.lower() == "retreat":
             o["retreat"] = "stay" if ln.peek() == "stay" else None

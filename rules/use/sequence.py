@@ -66,6 +66,11 @@ def pending(state: State) -> tuple[str, str, str] | None:
                     f"Will Commit or not for the {c['kind']} attack on {c['target']} "
                     f"(answer 'will-commit {c['target']} yes|no')")
     for c in state["combats"]:
+        if c["status"] == "declare":  # USE 5.1 step 2 as written (actions.declare)
+            return (c.get("turn", c["attacker"]), "will-commit",
+                    f"declare one air unit or none for the {c['kind']} attack on {c['target']} "
+                    f"(answer 'will-commit {c['target']} air AIRUNIT' or 'will-commit {c['target']} no-air')")
+    for c in state["combats"]:
         if c["status"] == "await-resolve":
             return (c["attacker"], "resolve",
                     f"send a file to open your Will Commit and resolve the attack on {c['target']}")

@@ -114,6 +114,12 @@ class Combat(TypedDict):
     advance: bool
     advancer: str | None
     escorts: NotRequired[list[str]]  # air strike at an escorted naval unit (6.2.4)
+    # 5.1 step 2 as written (actions.py): air units declared after the reveal, in turn
+    declare: NotRequired[bool]
+    att_commit: NotRequired[bool]
+    att_air: NotRequired[str | None]
+    turn: NotRequired[str]
+    passed: NotRequired[bool]
 
 
 class Assault(TypedDict):
@@ -223,6 +229,7 @@ class State(TypedDict):
     fac_lost: NotRequired[dict[str, int]]
     turn_dice: NotRequired[list[TurnDie]]
     due: NotRequired[list[Due]]  # orders waiting for their dice (strict dice, module.run_order)
+    will_commit_air: NotRequired[str]  # game option "sealed" (actions.AIR_OPTION); absent: as written
 
 FACTIONS = ("axis", "western", "soviet")  # USE 1.2 faction order
 

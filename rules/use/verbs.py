@@ -151,7 +151,7 @@ TABLE: VerbTable[Turn, UseLine] = VerbTable(RULEBOOK, [
     V("resolve", orders.parse_resolve, _resolve,
       lambda t, o: actions.check_resolve(t.s, t.b, _unit_at(t.s, o), t.seat, t.ctx), ACTIONS,
       "resolve HEX [primary UNIT] [will-commit|no-commit] [air UNIT]     # USE 5.3.3", offer=legal.resolve),
-    V("will-commit", orders.parse_will_commit, lambda t, o: actions.answer(t.s, t.b, o, t.seat, t.events),
+    V("will-commit", orders.parse_will_commit, lambda t, o: actions.answer(t.s, t.b, o, t.seat, t.events, t.ctx),
       lambda t, o: actions.check_answer(t.s, t.b, o, t.seat)),
     V("rebase", orders.parse_rebase,
       _settled(lambda t, o: actions.do_rebase(t.s, t.b, o, t.seat, t.events)),
