@@ -110,7 +110,7 @@ def test_every_file_and_folder_of_a_home_is_private(tmp_path: Path, open_umask: 
 
 
 def test_cache_keeps_a_sealed_will_commit_out_of_the_clear(tmp_path: Path) -> None:
-    """USE: after the Axis seals 'will-commit air GER-VIII', cache.bin shows neither the value nor its nonce."""
+    """USE: after the Axis seals its Will Commit, cache.bin shows neither the value nor its nonce."""
     rules = rulesapi.get("use")
     script = rules.demo_script("france-1940")
     if script is None:
@@ -123,7 +123,7 @@ def test_cache_keeps_a_sealed_will_commit_out_of_the_clear(tmp_path: Path) -> No
     jf, _ = game.join(players["western"].session, data)
     game.receive(players["axis"].session, jf.raw)
     steps = demo.parse_script(script)[:3]
-    assert "will-commit air GER-VIII" in steps[2][1]
+    assert "attack 1610 from GER-XIX will-commit" in steps[2][1]
     for seat, text in steps:
         game.play(players[seat].session, store.game_dir(players[seat].home, gid), text)
         other = players["western" if seat == "axis" else "axis"]
@@ -131,7 +131,8 @@ def test_cache_keeps_a_sealed_will_commit_out_of_the_clear(tmp_path: Path) -> No
     axis = players["axis"]
     gs = store.game_dir(axis.home, gid)
     full = game.derive(axis.session, gs)
-    sealed = [o for o in full.secrets["openings"].values() if o["value"].get("air") == "GER-VIII"]
+    sealed = [o for o in full.secrets["openings"].values()
+              if isinstance(o["value"], dict) and o["value"].get("commit") is True]
     assert sealed, "the Axis holds the opening of its sealed Will Commit"
     cache = gs.cache_path.read_bytes()
     for o in sealed:

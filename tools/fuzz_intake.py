@@ -50,8 +50,6 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 
-from pbem import rulesapi  # noqa: E402
-from pbem.cli import demo  # noqa: E402
 from pbem.crypto import age  # noqa: E402
 from pbem.errors import PbemError  # noqa: E402
 from pbem.formats import canonical, padding  # noqa: E402
@@ -82,12 +80,9 @@ class Target:
 
 
 def play_demo(tmp: Path, options: dict[str, Any]) -> tuple[dict[str, Any], bytes]:
-    """The France 1940 demo script at library level (as tests/test_leaks.py plays it)."""
-    from helpers import make_player
+    """The France 1940 demo script at library level, dice releases included (tests/helpers.py)."""
+    from helpers import deliver, demo_turns, make_player
 
-    rules = rulesapi.get("use")
-    script = rules.demo_script("france-1940")
-    assert script is not None
     players = {s: make_player(tmp, s) for s in ("axis", "western")}
     cards = {s: p.card for s, p in players.items()}
     data = genesis.make_proposal(players["axis"].session.ident, rules_name="use", scenario="france-1940",
@@ -96,19 +91,8 @@ def play_demo(tmp: Path, options: dict[str, Any]) -> tuple[dict[str, Any], bytes
     gid = game.create(players["axis"].session, data).con.game_id
     jf, _ = game.join(players["western"].session, data)
     game.receive(players["axis"].session, jf.raw)
-    steps = demo.parse_script(script)
-    while steps:
-        seat, text = steps.pop(0)
-        if seat == "*":  # PASS-UNTIL: whoever must act ends its step until the phase prefix
-            pend = game.load(players["axis"].session, store.game_dir(players["axis"].home, gid)).pending()
-            if pend is not None and not pend.phase.startswith(text):
-                steps[:0] = [(pend.seat, "end-phase\n"), ("*", text)]
-            continue
-        p = players[seat]
-        f, _ = game.play(p.session, store.game_dir(p.home, gid), text)
-        for other in players.values():
-            if other is not p:
-                game.receive(other.session, f.raw)
+    for seat, text in demo_turns(players, gid):
+        deliver(players, gid, seat, text)
     return players, gid
 
 

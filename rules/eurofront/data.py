@@ -26,7 +26,7 @@ SCENARIOS = ("scw-1936",)
 SEATS = ("nationalists", "republicans")
 LOYAL = {"nat": "nationalists", "rep": "republicans"}
 COUNTRIES = ("SPA", "SPM", "POR", "FRA", "GIB", "TAN", "FMO", "ALG", "AND", "-")
-TYPES = ("HQ", "THQ", "Armor", "Mech", "Infantry", "Static")
+TYPES = ("HQ", "THQ", "Armor", "Mech", "Infantry", "Static", "Fort")  # Fort: 2.28 (no SCW unit)
 SCHEMA = HexSchema(
     terrains=("clear", "forest", "hill", "marsh", "mountain", "sea"),  # 1.31-1.34
     words=("COUNTRY",),
@@ -78,12 +78,21 @@ class Board:
     at: dict[str, Place] = field(default_factory=dict)  # hex -> the place that names it
     rail: list[tuple[str, tuple[str, ...]]] = field(default_factory=list)
     playable: frozenset[str] = frozenset({"SPA", "SPM"})
+    # Supply, ZOC and control ask these thousands of times a file: computed once per hex (pair).
+    _near: dict[str, list[str]] = field(default_factory=dict, repr=False, compare=False)
+    _kinds: dict[tuple[str, str], frozenset[str]] = field(default_factory=dict, repr=False, compare=False)
 
     def neighbours(self, h: str) -> list[str]:
-        return [str(n) for n in GRID.neighbours(parse_hex(h)) if str(n) in self.terrain]
+        near = self._near.get(h)
+        if near is None:
+            near = self._near[h] = [str(n) for n in GRID.neighbours(parse_hex(h)) if str(n) in self.terrain]
+        return list(near)
 
     def side_kinds(self, a: str, b: str) -> frozenset[str]:
-        return self.sides.get(GRID.hexside(parse_hex(a), parse_hex(b)), frozenset())
+        kinds = self._kinds.get((a, b))
+        if kinds is None:
+            kinds = self._kinds[a, b] = self.sides.get(GRID.hexside(parse_hex(a), parse_hex(b)), frozenset())
+        return kinds
 
     def enterable(self, h: str) -> bool:
         """A land hex of Spain or Spanish Morocco (SCW "The Map": units enter these only)."""

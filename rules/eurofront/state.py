@@ -10,13 +10,17 @@ PUBLIC (every tool, ``digest`` compared after each file)::
      "hqs": {token: {"cv", "range", "thq", "moves"}}   # HQs active this Player-Turn (5.2)
      "command": [hexes under field-HQ command, fixed at the start of Movement (5.31)],
      "moved": [tokens moved this phase], "crossed": {"AAAA-BBBB": n} (6.33),
-     "battles": {hex: {"attacker": seat, "new": bool}} (7.11, 7.12)}
+     "battles": {hex: {"attacker": seat, "new": bool, "assault": bool, "from": {token: hex}}} (7.11, 7.12, 7.6),
+     "airstrikes": {hex: {hq, cv, fp}} (7.13), "partial": {hex: {side: {tok, parts}}} (7.34),
+     "losses": {seat: [tokens]} (7.33), "retreats": {token: {hex, path}} (6.51),
+     "railheads": {seat: [hexes]} (SCW 4), per block "unsupplied" (10.5), "removed" (audit.py),
+     "produced", "pp", "saved", "production_refs", "aid", "arrived", "tokens" (production.py)}
 
 PRIVATE per seat: ``{"blocks": {token: {"unit", "type", "nation", "cv", "max"}}}``: the owner's
 blocks' identities, bound at the seal by one commitment each (value = identity + token).
 
-A block's current CV is its committed CV less ``lost`` (public losses: HQ deactivation 5.5);
-nothing else changes it yet (production is not implemented).
+A block's current CV is its committed CV less ``lost`` (public: hits, HQ deactivation 5.5, supply
+attrition 10.6, less the steps built in Production, so it may go negative).
 """
 
 from __future__ import annotations
@@ -27,15 +31,26 @@ from typing import Any
 from pbem.kit.hexgrid import EVEN_COLUMNS_LOW as GRID
 from pbem.kit.hexgrid import parse_hex
 
-from .data import SEATS, Board
+from .data import SEATS, Board, load
 
 STACK = {"clear": 4, "forest": 4, "hill": 4, "marsh": 3, "mountain": 2}  # 6.21
-SPEED = {"HQ": 2, "THQ": 2, "Armor": 3, "Mech": 3, "Infantry": 2, "Static": 1}  # 2.2, 2.4; Static: README
+# 2.2, 2.4, 2.28 (Forts: rail or sea only); Static: README
+SPEED = {"HQ": 2, "THQ": 2, "Armor": 3, "Mech": 3, "Infantry": 2, "Static": 1, "Fort": 0}
 MAX_SPEED = 3  # the fastest SCW type (2.21, 2.22): what the opponent's tool can check of a hidden move
 STOP_TERRAIN = ("marsh", "mountain")  # 1.33, 1.34, 6.1
 BLOCKING = frozenset({"river", "strait", "water"})  # 8.2: no ZOC across these
 WEATHER = {1: "mud", 2: "mud-dry", 3: "dry", 4: "dry", 5: "dry", 6: "dry", 7: "dry", 8: "dry", 9: "dry",
            10: "dry", 11: "mud-dry", 12: "mud"}  # 12.1 WF table; 12.11
+
+
+def step_cost(scenario: str, side: str, kind: str) -> int:
+    """SCW 7 Unit Costs (tables.toml): a THQ's one free step (7D); an HQ in Double Supply at 5 (7C)."""
+    table = load(scenario).tables["unit_costs"]
+    if kind == "THQ":
+        return 0
+    if kind == "HQ" and side == "nationalists":
+        return int(table["HQ_double_supply"][0])
+    return int(table[kind][0]) if kind in table else -1
 
 
 def enemy(seat: str) -> str:
@@ -63,27 +78,59 @@ def is_battle(public: dict[str, Any], h: str) -> bool:
     return len(sides_in(public, h)) == 2
 
 
-def zoc_sides(public: dict[str, Any], board: Board, h: str) -> set[str]:
+Occupancy = dict[str, tuple[set[str], bool]]
+
+
+def occupancy(public: dict[str, Any]) -> Occupancy:
+    """Per occupied hex: the sides there and whether every unit there is unsupplied. Supply asks
+    control of most hexes for one state: computed once for it instead of per hex (supply.py)."""
+    out: Occupancy = {}
+    for b in public["blocks"].values():
+        sides, unsupplied = out.get(b["hex"], (set(), True))
+        out[b["hex"]] = (sides | {b["side"]}, unsupplied and bool(b.get("unsupplied")))
+    for h, g in public.get("garrisons", {}).items():  # SCW 2: a garrison controls its hex, has a ZOC
+        sides, unsupplied = out.get(h, (set(), True))
+        out[h] = (sides | {g["side"]}, unsupplied and bool(g.get("unsupplied")))
+    return out
+
+
+def garrisons_entered(public: dict[str, Any], seat: str, path: list[str]) -> list[str]:
+    """SCW 2: a unit entering an enemy garrison's hex (need not stop) eliminates it, unless a unit
+    of the garrison's side is there too. Returns the hexes whose garrison went."""
+    gone = []
+    for h in path:
+        g = public["garrisons"].get(h)
+        if g is not None and g["side"] != seat and g["side"] not in sides_in(public, h):
+            del public["garrisons"][h]
+            gone.append(h)
+    return gone
+
+
+def zoc_sides(public: dict[str, Any], board: Board, h: str, occ: Occupancy | None = None) -> set[str]:
     """Sides exerting a ZOC into unoccupied ``h`` (8.2): unengaged units next to it, not across a river,
-    strait or water hexside. Every unit counts as supplied (supply is not implemented yet)."""
+    strait or water hexside, from supplied units (supply.py)."""
+    occ = occupancy(public) if occ is None else occ
     out: set[str] = set()
     for n in board.neighbours(h):
-        here = sides_in(public, n)
+        here, unsupplied = occ.get(n, (set(), True))
         if len(here) != 1 or board.side_kinds(h, n) & BLOCKING:
             continue
+        if unsupplied:
+            continue  # 8.2: unsupplied units have no ZOC
         out |= here
     return out
 
 
-def control(public: dict[str, Any], board: Board, h: str) -> str | None:
+def control(public: dict[str, Any], board: Board, h: str, occ: Occupancy | None = None) -> str | None:
     """SCW rule 1: a seat, "disputed", or None (uncontrolled: treated as friendly, but no disengaging)."""
-    here = sides_in(public, h)
+    occ = occupancy(public) if occ is None else occ
+    here = occ.get(h, (set(), True))[0]
     if len(here) == 2:
         battle = public["battles"].get(h)
         return enemy(battle["attacker"]) if battle else None  # the Original Defender (7.12)
     if here:
         return next(iter(here))
-    zoc = zoc_sides(public, board, h)
+    zoc = zoc_sides(public, board, h, occ)
     if len(zoc) == 2:
         return "disputed"
     if zoc:
@@ -126,11 +173,15 @@ def _traceable(public: dict[str, Any], board: Board, h: str, seat: str) -> bool:
     return control(public, board, h) != enemy(seat)
 
 
+def variable_weather(month: str) -> bool:
+    """12.1, 12.11: November and February roll for WF weather each Fortnight."""
+    return WEATHER[int(month[5:7])] == "mud-dry"
+
+
 def weather_for(month: str) -> str:
-    """12.11 (WF): Dry March-October, Mud December-January. The variable months (November,
-    February) are taken as Mud until the two-player weather roll is implemented (README)."""
+    """12.11 (WF): Dry March-October, Mud December-January; a variable month before its roll: Dry."""
     w = WEATHER[int(month[5:7])]
-    return "mud" if w == "mud-dry" else w
+    return "dry" if w == "mud-dry" else w
 
 
 def next_month(month: str) -> str:

@@ -1,4 +1,4 @@
-"""The EuroFront order verbs: seal, activate, move, mobilize, end-phase (one VerbTable).
+"""The EuroFront order verbs: seal, activate, move, mobilize, end-phase (the table: table.py).
 
 Every check runs in two tools. The author's tool holds its private state (``env.private``):
 it checks everything, the hidden facts included (a block's type and speed). Every other tool
@@ -15,11 +15,12 @@ from typing import Any
 
 from pbem.errors import IllegalOrder
 from pbem.kit.hexgrid import parse_hex
-from pbem.kit.orders import Line, Verb, VerbTable, resolve_name
+from pbem.kit.orders import Line, resolve_name
 from pbem.rulesapi import Context
 
 from . import state as st
 from .data import Board
+from .setup import seal
 
 RULEBOOK = "EF"
 
@@ -33,7 +34,13 @@ class Env:
     board: Board
 
     def ident(self, token: str) -> dict[str, Any] | None:
-        return None if self.private is None else self.private["blocks"].get(token)
+        """The block's identity where this tool knows it: its owner's private state, or a face-up
+        block's public opening (so every tool checks a revealed block's moves in full)."""
+        if self.private is not None and token in self.private["blocks"]:
+            found: dict[str, Any] = self.private["blocks"][token]
+            return found
+        b = self.public["blocks"].get(token)
+        return b["opened"] if b is not None and b["up"] else None
 
 
 class EfLine(Line):
@@ -65,11 +72,11 @@ def illegal(o: dict[str, Any] | None, message: str, rule: str) -> IllegalOrder:
 
 # --- parsing ---------------------------------------------------------------------------------
 
-def _parse_nothing(ln: EfLine, o: dict[str, Any]) -> None:
+def parse_nothing(ln: EfLine, o: dict[str, Any]) -> None:
     return None
 
 
-def _parse_activate(ln: EfLine, o: dict[str, Any]) -> None:
+def parse_activate(ln: EfLine, o: dict[str, Any]) -> None:
     o["block"] = ln.block()
     o["deploy"] = None
     if ln.peek() == "deploy":
@@ -77,7 +84,7 @@ def _parse_activate(ln: EfLine, o: dict[str, Any]) -> None:
         o["deploy"] = ln.hex()
 
 
-def _parse_move(ln: EfLine, o: dict[str, Any]) -> None:
+def parse_move(ln: EfLine, o: dict[str, Any]) -> None:
     o["block"] = ln.block()
     o["path"] = []
     o["supreme"] = False
@@ -93,15 +100,15 @@ def _parse_move(ln: EfLine, o: dict[str, Any]) -> None:
 
 # --- checks shared by the tools ----------------------------------------------------------------
 
-def _own(env: Env, o: dict[str, Any]) -> dict[str, Any]:
+def _own(env: Env, o: dict[str, Any], rule: str = "6.1") -> dict[str, Any]:
     b: dict[str, Any] = env.public["blocks"][o["block"]]
     if b["side"] != env.seat:
-        raise illegal(o, f"{o['block']} is not one of your blocks", "6.1")
+        raise illegal(o, f"{o['block']} is not one of your blocks", rule)
     return b
 
 
-def _check_activate(env: Env, o: dict[str, Any]) -> None:
-    b = _own(env, o)
+def check_activate(env: Env, o: dict[str, Any]) -> None:
+    b = _own(env, o, "5.2")
     tok = o["block"]
     if tok in env.public["hqs"]:
         raise illegal(o, f"{tok} is already active this Player-Turn", "5.2")
@@ -119,15 +126,22 @@ def _check_deploy(env: Env, o: dict[str, Any], frm: str, to: str) -> None:
         raise illegal(o, f"{to} is not a land hex of Spain or Spanish Morocco", "SCW The Map")
     if not st.adjacent(frm, to) or "water" in env.board.side_kinds(frm, to):
         raise illegal(o, f"an HQ deploys one hex: {to} is not next to {frm} over land", "5.21")
+    if st.enemy(env.seat) in st.sides_in(env.public, frm) and len(st.blocks_at(env.public, frm, env.seat)) == 1:
+        raise illegal(o, f"{o['block']} is your last unit in the battle at {frm}: deploying out is a Retreat: "
+                      "name a Rearguard (retreat BLOCK HEX..) and move", "5.21")
     owner = st.control(env.public, env.board, to)
     if st.sides_in(env.public, to) - {env.seat} or owner not in (env.seat, None):
         raise illegal(o, f"HQs deploy into friendly hexes only, not into {to} ({owner or 'a battle'})", "5.21")
 
 
-def _apply_activate(env: Env, o: dict[str, Any]) -> None:
+def apply_activate(env: Env, o: dict[str, Any]) -> None:
     tok = o["block"]
     b = env.public["blocks"][tok]
     value = env.ctx.open(b["ref"])
+    mine = env.ident(tok)
+    if value == {} and mine is not None:
+        # A dry check (check_orders without the engine's context) cannot open earlier commitments.
+        value = {"token": tok, **mine}
     ident = _check_opening(env, o, tok, value)
     if ident["type"] not in ("HQ", "THQ"):
         raise illegal(o, f"{tok} opens as {ident['type']}, not an HQ", "5.2")
@@ -147,6 +161,23 @@ def _apply_activate(env: Env, o: dict[str, Any]) -> None:
                   hex=b["hex"], deployed=o["deploy"] is not None)
 
 
+def open_block(env: Env, tok: str, rule: str) -> dict[str, Any]:
+    """Open a block's commitment, check it and its hidden trail, and turn it face up."""
+    b = env.public["blocks"][tok]
+    value = env.ctx.open(b["ref"])
+    mine = env.ident(tok)
+    if value == {} and mine is not None:
+        value = {"token": tok, **mine}  # a dry check cannot open earlier commitments
+    if not isinstance(value, dict) or value.get("token") != tok:
+        raise illegal(None, f"the opening of {tok}'s commitment is not an identity of {tok}", rule)
+    ident = {k: value[k] for k in ("unit", "type", "nation", "cv", "max")}
+    recheck(env, tok, ident)
+    b["up"], b["opened"] = True, ident
+    env.ctx.event("revealed", block=tok, unit=ident["unit"], type=ident["type"],
+                  cv=int(ident["cv"]) - int(b["lost"]), hex=b["hex"])
+    return ident
+
+
 def _check_opening(env: Env, o: dict[str, Any], tok: str, value: Any) -> dict[str, Any]:
     keys = ("token", "unit", "type", "nation", "cv", "max")
     if not isinstance(value, dict) or set(value) != set(keys) or value["token"] != tok:
@@ -158,10 +189,23 @@ def recheck(env: Env, tok: str, ident: dict[str, Any]) -> None:
     """A block is revealed: its hidden moves since the last reveal are checked against its type
     (issue 13 item 2); an illegal one names the file, the seat and the rule."""
     b = env.public["blocks"][tok]
+    floor = 0 if ident["type"] in ("HQ", "THQ", "Static") else 1
+    if int(ident["cv"]) - int(b["lost"]) < floor:
+        raise illegal(None, f"found illegal at reveal: {tok} ({ident['unit']}) lost more steps than it had and "
+                      f"should have been removed by {b['side']} (attrition {tok})", "10.6")
+    if int(ident["cv"]) - int(b["lost"]) > int(ident["max"]):
+        raise illegal(None, f"found illegal at reveal: {tok} ({ident['unit']}) was built beyond its full CV "
+                      f"{ident['max']}", "2.6")
     for t in b["trail"]:
+        if "build" in t:
+            want = st.step_cost(env.public["scenario"], b["side"], str(ident["type"]))
+            if t["build"] != want:
+                raise illegal(None, f"found illegal at reveal: {tok} ({ident['unit']}, {ident['type']}) was built in "
+                              f"file {t['seq']} for {t['build']} PPs; a step costs {want}", "SCW 7")
+            continue
         where = f"{tok} ({ident['unit']}, {ident['type']}) in file {t['seq']} by {b['side']}"
         speed = 1 if t["weather"] == "mud" else st.SPEED[ident["type"]]
-        if len(t["path"]) > speed:
+        if len(t["path"]) > speed and not t.get("rail"):
             raise illegal(None, f"hidden move found illegal at reveal: {where} moved {len(t['path'])} "
                           f"hexes, its speed is {speed}", "2.2" if t["weather"] != "mud" else "12.32")
         if t["engage"] and ident["type"] in ("HQ", "THQ"):
@@ -173,7 +217,7 @@ def recheck(env: Env, tok: str, ident: dict[str, Any]) -> None:
     b["trail"] = []
 
 
-def _check_move(env: Env, o: dict[str, Any]) -> None:
+def check_move(env: Env, o: dict[str, Any]) -> None:
     b = _own(env, o)
     tok = o["block"]
     if tok in env.public["moved"]:
@@ -204,14 +248,14 @@ def _check_hidden(env: Env, o: dict[str, Any]) -> None:
     if len(o["path"]) > speed:
         raise illegal(o, f"{o['block']} ({ident['unit']}, {ident['type']}) moves at most {speed} hexes",
                       "12.32" if env.public["weather"] == "mud" else "2.2")
-    if ident["type"] == "Static" and not o["supreme"] and o["verb"] == "move":
+    if ident["type"] == "Static" and not o["supreme"] and o["verb"] in ("move", "retreat"):
         raise illegal(o, f"{o['block']} ({ident['unit']}) is Static: it moves by Supreme Command only", "2.27")
     target = o["path"][-1] if o["path"] else None
     if ident["type"] in ("HQ", "THQ") and target is not None and st.enemy(env.seat) in st.sides_in(env.public, target):
         raise illegal(o, f"{o['block']} ({ident['unit']}) is an HQ: HQs never voluntarily engage", "5.1")
 
 
-def _check_path(env: Env, o: dict[str, Any], start: str) -> None:
+def _check_path(env: Env, o: dict[str, Any], start: str, retreat: bool = False) -> None:
     pub, board = env.public, env.board
     limit = 1 if pub["weather"] == "mud" else st.MAX_SPEED
     if len(o["path"]) > limit:
@@ -219,7 +263,7 @@ def _check_path(env: Env, o: dict[str, Any], start: str) -> None:
     here, foe = start, st.enemy(env.seat)
     disengaging = foe in st.sides_in(pub, start)
     if disengaging and o["path"]:
-        _check_disengage(env, o, start, o["path"][0])
+        _check_disengage(env, o, start, o["path"][0], retreat)
     for i, step in enumerate(o["path"]):
         if not st.adjacent(here, step):
             raise illegal(o, f"{step} is not next to {here}", "6.1")
@@ -245,14 +289,14 @@ def _check_path(env: Env, o: dict[str, Any], start: str) -> None:
 STOP = {"marsh": "1.33", "mountain": "1.34"}
 
 
-def _check_disengage(env: Env, o: dict[str, Any], start: str, first: str) -> None:
+def _check_disengage(env: Env, o: dict[str, Any], start: str, first: str, retreat: bool = False) -> None:
     pub, board = env.public, env.board
     if st.control(pub, board, first) != env.seat or st.is_battle(pub, first):
         raise illegal(o, f"a unit disengaging from {start} must leave into a friendly hex; {first} is "
                       f"{st.control(pub, board, first) or 'uncontrolled'}", "6.32")
-    if len(st.blocks_at(pub, start, env.seat)) == 1:
-        raise illegal(o, f"{o['block']} is the last of your units in the battle at {start}: that is a Retreat, "
-                      "which needs a Rearguard and Pursuit Fire (not implemented yet)", "6.51")
+    if len(st.blocks_at(pub, start, env.seat)) == 1 and not retreat:
+        raise illegal(o, f"{o['block']} is the last of your units in the battle at {start}: that is a Retreat; "
+                      f"name it the Rearguard: retreat {o['block']} HEX..", "6.51")
     _check_hexside(env, o, start, first, "disengage")
 
 
@@ -265,7 +309,7 @@ def _check_hexside(env: Env, o: dict[str, Any], a: str, b: str, what: str) -> No
         raise illegal(o, f"the hexside {a}-{b} has had its {limit} unit(s) engage or disengage this phase", "6.33")
 
 
-def _apply_move(env: Env, o: dict[str, Any]) -> None:
+def apply_move(env: Env, o: dict[str, Any]) -> None:
     tok = o["block"]
     b = env.public["blocks"][tok]
     pub, foe = env.public, st.enemy(env.seat)
@@ -276,6 +320,8 @@ def _apply_move(env: Env, o: dict[str, Any]) -> None:
     start = b["hex"]
     if not o["path"]:
         return
+    for h in st.garrisons_entered(pub, env.seat, o["path"]):
+        env.ctx.event("garrison-eliminated", side=foe, hex=h)
     if foe in st.sides_in(pub, start):
         key = st.hexside_key(start, o["path"][0])
         pub["crossed"][key] = pub["crossed"].get(key, 0) + 1
@@ -285,9 +331,14 @@ def _apply_move(env: Env, o: dict[str, Any]) -> None:
         prev = o["path"][-2] if len(o["path"]) > 1 else start
         key = st.hexside_key(prev, end)
         pub["crossed"][key] = pub["crossed"].get(key, 0) + 1
+        river = bool(env.board.side_kinds(prev, end) & {"river", "strait"})  # 7.6, 1.371
         if end not in pub["battles"]:
-            pub["battles"][end] = {"attacker": env.seat, "new": True}  # 6.4, 7.12
+            # 6.4, 7.12; 7.6: a River Assault while every attacker crosses a river or strait
+            pub["battles"][end] = {"attacker": env.seat, "new": True, "assault": river, "from": {tok: prev}}
             env.ctx.event("battle", hex=end, attacker=env.seat)
+        elif (battle := pub["battles"][end])["new"] and "from" in battle and battle["attacker"] == env.seat:
+            battle["from"][tok] = prev
+            battle["assault"] = battle["assault"] and river
     if o["supreme"]:
         thq = next(t for t, h in sorted(pub["hqs"].items()) if h["thq"] and h["moves"] > 0
                    and pub["blocks"][t]["side"] == env.seat)
@@ -296,7 +347,7 @@ def _apply_move(env: Env, o: dict[str, Any]) -> None:
     pub["moved"].append(tok)
     if not b["up"]:
         b["trail"].append({"seq": env.ctx.seq, "path": list(o["path"]), "supreme": bool(o["supreme"]),
-                           "engage": engage, "weather": pub["weather"]})
+                           "engage": engage, "weather": pub["weather"], "rail": o["verb"] == "rail"})
     env.ctx.event("moved", block=tok, path=[start, *o["path"]], engage=engage)
 
 
@@ -314,54 +365,31 @@ def deactivate(env: Env, tok: str) -> None:
     env.ctx.event("deactivated", block=tok, unit=b["opened"]["unit"], cv=hq["cv"] - 1)
 
 
-def _check_mobilize(env: Env, o: dict[str, Any]) -> None:
+def check_disengage(env: Env, o: dict[str, Any], start: str, first: str) -> None:
+    _check_disengage(env, o, start, first)
+
+
+def check_mobilize(env: Env, o: dict[str, Any]) -> None:
     tok = o["block"]
-    _own(env, o)
+    _own(env, o, "5.51")
     hq = env.public["hqs"].get(tok)
     if hq is None:
         raise illegal(o, f"{tok} is not an active HQ: only an active HQ mobilizes", "5.51")
-    _check_move(env, o)
+    check_move(env, o)
 
 
-def _check_end(env: Env, o: dict[str, Any]) -> None:
-    if env.public["phase"] != "movement":
-        return
-    pub = env.public
-    for h in sorted({b["hex"] for b in pub["blocks"].values() if b["side"] == env.seat}):
-        n = len(st.blocks_at(pub, h, env.seat))
-        limit = st.STACK.get(env.board.terrain[h], 4)
-        if n > limit:
-            raise illegal(o, f"{n} of your units end the Movement Phase in {h} ({env.board.terrain[h]}), "
-                          f"the limit is {limit}", "6.21")
+def apply_end(env: Env, o: dict[str, Any]) -> None:
+    return None  # the module ends the step (sequence.finish) and moves the sequence on
 
 
-def _apply_end(env: Env, o: dict[str, Any]) -> None:
-    return None  # the module moves the sequence on after the file's orders
-
-
-def _parse_seal(ln: EfLine, o: dict[str, Any]) -> None:
+def parse_seal(ln: EfLine, o: dict[str, Any]) -> None:
     return None
 
 
-def _check_seal(env: Env, o: dict[str, Any]) -> None:
+def check_seal(env: Env, o: dict[str, Any]) -> None:
     if env.seat in env.public["sealed"]:
         raise illegal(o, "your blocks are already sealed", "3.2")
 
 
-def _apply_seal(env: Env, o: dict[str, Any]) -> None:
-    from .setup import seal
-
+def apply_seal(env: Env, o: dict[str, Any]) -> None:
     seal(env)
-
-
-TABLE: VerbTable[Env, EfLine] = VerbTable(RULEBOOK, [
-    Verb("seal", _parse_seal, _apply_seal, _check_seal, phases=("seal",),
-         help="seal    # commit to your blocks' identities (3.2; the fog of war)"),
-    Verb("activate", _parse_activate, _apply_activate, _check_activate, phases=("command",),
-         help="activate BLOCK [deploy HEX]    # EF 5.2, 5.21: reveals the HQ"),
-    Verb("move", _parse_move, _apply_move, _check_move, phases=("movement",),
-         help="move BLOCK HEX [HEX..] [supreme]    # EF 6.1 (supreme: a THQ's Supreme Move, 5.8)"),
-    Verb("mobilize", _parse_move, _apply_move, _check_mobilize, phases=("movement",),
-         help="mobilize HQ [HEX..]    # EF 5.51: deactivate now, then a normal move"),
-    Verb("end-phase", _parse_nothing, _apply_end, _check_end, help="end-phase    # EF 4.3"),
-])

@@ -1,0 +1,47 @@
+"""The EuroFront verb table: every order verb, its phase and its functions (pbem.kit.orders)."""
+
+from __future__ import annotations
+
+from pbem.kit.orders import Verb, VerbTable
+
+from . import aid_end, combat, garrisons, hits, placement, production, rail, retreat, supply, victory
+from . import verbs as v
+from .verbs import EfLine, Env
+
+TABLE: VerbTable[Env, EfLine] = VerbTable(v.RULEBOOK, [
+    Verb("place", placement.parse_place, placement.apply_place, placement.check_place, phases=("place",),
+         help="place UNIT HEX    # EF SCW Setup (Free Setup): one infantry or HQ unit in a loyal city or town"),
+    Verb("seal", v.parse_seal, v.apply_seal, v.check_seal, phases=("seal",),
+         help="seal    # commit to your blocks' identities (3.2; the fog of war)"),
+    Verb("activate", v.parse_activate, v.apply_activate, v.check_activate, phases=("command",),
+         help="activate BLOCK [deploy HEX]    # EF 5.2, 5.21: reveals the HQ"),
+    Verb("move", v.parse_move, v.apply_move, v.check_move, phases=("movement",),
+         help="move BLOCK HEX [HEX..] [supreme]    # EF 6.1 (supreme: a THQ's Supreme Move, 5.8)"),
+    Verb("mobilize", v.parse_move, v.apply_move, v.check_mobilize, phases=("movement",),
+         help="mobilize HQ [HEX..]    # EF 5.51: deactivate now, then a normal move"),
+    Verb("rail", rail.parse_rail, v.apply_move, rail.check_rail, phases=("movement",),
+         help="rail BLOCK HEX [HEX..]    # EF 9.21: a Rail Move, one THQ Supreme Move, up to 10 hexes"),
+    Verb("battle", combat.parse_battle, combat.apply_battle, combat.check_battle, phases=("combat",),
+         help="battle HEX    # EF 7.14: an Active Battle; reveals your blocks there"),
+    Verb("retreat", v.parse_move, retreat.apply_retreat, retreat.check_retreat, phases=("movement",),
+         help="retreat BLOCK HEX [HEX..] [supreme]    # EF 6.51: the Rearguard of a Retreat, Pursuit Fire first"),
+    Verb("airstrike", combat.parse_airstrike, combat.apply_airstrike, combat.check_airstrike, phases=("combat",),
+         help="airstrike HQ HEX    # EF 7.13: before that battle's reveal; HQ CV dice (13.22)"),
+    Verb("losses", hits.parse_losses, hits.apply_losses, hits.check_losses, phases=("combat", "defence"),
+         help="losses BLOCK [BLOCK..]    # EF 7.33: your choice among equal units, first listed first"),
+    Verb("attrition", supply.parse_attrition, supply.apply_attrition, supply.check_attrition,
+         help="attrition BLOCK    # EF 10.6: remove your block that supply attrition took below its last step"),
+    Verb("build", production.parse_build, production.apply_sealed, production.check_sealed, phases=("production",),
+         help="build BLOCK    # EF 11.71: one step (sealed until both sides have chosen)"),
+    Verb("arrive", production.parse_arrive, production.apply_sealed, production.check_sealed, phases=("production",),
+         help="arrive UNIT HEX    # EF 11.8: a reinforcement due now (sealed until both sides have chosen)"),
+    Verb("recognition", v.parse_nothing, victory.apply_recognition, victory.check_recognition,
+         phases=("production",),
+         help="recognition    # EF SCW 9B: try for Foreign Recognition (from W'36, once a season, the leader)"),
+    Verb("withdraw", supply.parse_attrition, aid_end.apply_withdraw, aid_end.check_withdraw,
+         help="withdraw BLOCK    # EF SCW 6: foreign aid has ended: remove your foreign unit (opened)"),
+    Verb("garrison", garrisons.parse_garrison, production.apply_sealed, production.check_sealed,
+         phases=("production",),
+         help="garrison HEX    # EF SCW 2, 7B: a garrison for 1 PP (sealed until both sides have chosen)"),
+    Verb("end-phase", v.parse_nothing, v.apply_end, help="end-phase    # EF 4.3"),
+])

@@ -1,0 +1,93 @@
+"""Rail movement and repair ([WiE-base 8], 69.2).
+
+A rail hex belongs to one player at a time (69.2): here the player holding it, once he has
+repaired it. A rail hex taken from another player goes on ``state["cut"]`` until its taker's
+Rail Repair Phase converts it ([WiE-base 8.3]: the Axis any number, the Allied player 4 a
+player-turn (76.26), the Soviet 2 for each RR unit on the map; lowest-numbered first, an
+interpretation). An associate's rail is never usable (69.2): it is held by him.
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+from typing import Any
+
+from pbem.kit.hexgrid import parse_hex
+
+from .data import Board, load
+from .diplomacy import refuse
+from .state import adjacent, board, hostile, neighbours, scenario_data, stats, zoc_hexes
+
+
+@functools.cache
+def rail_edges(name: str) -> frozenset[tuple[str, str]]:
+    """Pairs of hexes joined by a rail line (either order)."""
+    b: Board = load(name).board
+    out: set[tuple[str, str]] = set()
+    for _name, hexes in b.rail_lines:
+        for a, c in itertools.pairwise(hexes):
+            out |= {(str(a), str(c)), (str(c), str(a))}
+    return frozenset(out)
+
+
+def friendly_rail(state: Any, h: str, side: str) -> bool:
+    from .state import holder
+
+    return parse_hex(h) in board(state).rail and holder(state, h) == side and h not in state["cut"]
+
+
+def _interdicted(state: Any, h: str, side: str) -> bool:
+    near = {h, *neighbours(h)}
+    return any(hostile(state, side, other) and near & set(hexes) for other, hexes in state["interdiction"].items())
+
+
+def check_rail(state: Any, o: dict[str, Any]) -> None:
+    from .ground import own_unit, stack_count
+
+    u = own_unit(state, o["unit"], o)
+    me = u["side"]
+    cap = int(scenario_data(state).tables["rail"]["capacity"][me])
+    if o["unit"] in state["moved"]:
+        refuse(o, f"{o['unit']} has already moved this phase", "[WiE-base 8.1]")
+    if int(state["rail_used"]) >= cap:
+        refuse(o, f"{me} may move {cap} units by rail a player-turn", "[WiE-base 8.1]")
+    zoc = zoc_hexes(state, me)
+    edges = rail_edges(str(state["scenario"]))
+    here = u["hex"]
+    if not friendly_rail(state, here, me) or here in zoc:
+        refuse(o, f"{o['unit']} must begin on a friendly rail hex not in an enemy zone of control", "[WiE-base 8.1]")
+    for step in o["path"]:
+        if not adjacent(here, step) or (here, step) not in edges:
+            refuse(o, f"no rail line joins {here} and {step}", "[WiE-base 8.1]")
+        if not friendly_rail(state, step, me):
+            refuse(o, f"{step} is not {me} rail (held by another player, or not yet repaired)", "69.2")
+        if step in zoc:
+            refuse(o, f"rail movement may not enter an enemy zone of control ({step})", "[WiE-base 8.1]")
+        if _interdicted(state, step, me):
+            refuse(o, f"{step} is under an enemy Air Interdiction marker's effect", "[WiE-base 13.3]")
+        here = step
+    if stats(u["type"])["kind"] not in ("sup", "rr") and stack_count(state, here, me) >= 4:
+        refuse(o, f"{here} would hold more than four {me} units", "[WiE-base 7.1]")
+
+
+def apply_rail(state: Any, o: dict[str, Any], ctx: Any) -> None:
+    u = state["units"][o["unit"]]
+    frm, u["hex"] = u["hex"], o["path"][-1]
+    state["moved"].append(o["unit"])
+    state["rail_used"] = int(state["rail_used"]) + 1
+    ctx.event("rail", unit=o["unit"], frm=frm, to=u["hex"])
+
+
+def repair(state: Any, side: str) -> list[str]:
+    """The Rail Repair Phase ([WiE-base 8.3]): the rail hexes ``side`` converts now."""
+    from .state import holder
+
+    mine = sorted(h for h in state["cut"] if holder(state, h) == side)
+    if side == "allied":
+        mine = mine[:int(scenario_data(state).tables["availability"]["allied"].get("rail_repair", 4))]
+    elif side == "soviet":
+        rr = sum(1 for x in state["units"].values() if x["side"] == "soviet" and x["hex"] and x["type"] == "RR")
+        mine = mine[:rr * int(scenario_data(state).tables["rail"]["repair_per_rr_unit"])]
+    state["cut"] = [h for h in state["cut"] if h not in mine]
+    return mine

@@ -1,0 +1,351 @@
+"""War in Europe's order language: one kit VerbTable (pbem.kit.orders).
+
+    move UNIT HEX [HEX...]                    [WiE-base 5]   (movement, mechanized phases)
+    rail UNIT HEX [HEX...]                    [WiE-base 8.1], 69.2 (movement phase)
+    place TYPE HEX | ap FRONT N               [WiE-base 12.1, 12.2], 76.25 (movement phase)
+    attack HEX with UNIT [UNIT...] [support N] [WiE-base 10, 13.4] (combat phase)
+    advance UNIT HEX                          [WiE-base 10.5] (combat phase)
+    interdict HEX                             68.1 phase 8, [WiE-base 13.3] (interdiction phase)
+    air [SIDE] FRONT MISSION POINTS [vs SIDE] 68.1 A         (air-commit; sealed)
+    associate SIDE [as SIDE]                  69.0           (any file of the seat)
+    break-association SIDE [as SIDE] [at PHASE] 69.0 (now, or a standing order)
+    declare-war SIDE [as SIDE]                71.0, 71.1
+    propose-peace SIDE [as SIDE]              71.0
+    end-phase                                 [WiE-base 4.0]
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+from typing import Any
+
+from pbem.kit.hexgrid import parse_hex
+from pbem.kit.orders import Line, Verb, VerbTable, resolve_name
+from pbem.rulesapi import Action, Arg
+
+from . import diplomacy, ground, rail, reinforce
+from .air import MISSIONS
+from .data import FRONTS, SIDES
+from .diplomacy import refuse
+from .state import associated, hostile, is_land, neighbours, sides_of, stats, units_at
+
+
+def phases(*names: str) -> tuple[str, ...]:
+    return tuple(f"{s}-{n}" for s in SIDES for n in names)
+
+
+@dataclass
+class Env:
+    state: Any
+    seat: str
+    ctx: Any
+    air: list[list[Any]] = field(default_factory=list)  # the sealed missions of an air-commit file
+
+
+class WieLine(Line):
+    def __init__(self, no: int, text: str, state: Any, seat: str) -> None:
+        super().__init__(no, text)
+        self.state, self.seat = state, seat
+
+    def unit(self) -> str:
+        col, tok = self.take("a unit")
+        live = [k for k, u in self.state["units"].items() if u["hex"]]
+        return resolve_name(live, tok.upper(), self.no, col, hint="units are named as in units.txt (GER-001)")
+
+    def hex(self) -> str:
+        col, tok = self.take("a hex XXYY")
+        try:
+            h = parse_hex(tok)
+        except ValueError as e:
+            raise self.err(str(e), col) from None
+        if not is_land(self.state, str(h)):
+            raise self.err(f"hex {h} is not a land hex in play", col)
+        return str(h)
+
+    def side(self, what: str = "a side") -> str:
+        return self.word(SIDES, what)
+
+    def as_side(self, o: dict[str, Any]) -> None:
+        if self.peek() == "as":
+            self.take("as")
+            o["as"] = self.side("the side you act for")
+
+
+def _p_move(ln: WieLine, o: dict[str, Any]) -> None:
+    o["unit"] = ln.unit()
+    o["path"] = [ln.hex()]
+    while ln.more():
+        o["path"].append(ln.hex())
+
+
+def _p_attack(ln: WieLine, o: dict[str, Any]) -> None:
+    o["hex"] = ln.hex()
+    ln.word(("with",), "'with'")
+    o["units"] = [ln.unit()]
+    while ln.more() and ln.peek() != "support":
+        o["units"].append(ln.unit())
+    if ln.more():
+        ln.take("support")
+        col, tok = ln.take("ground support air points")
+        if not tok.isdigit() or not 0 < int(tok) <= 20:
+            raise ln.err("ground support: 1 to 20 air points", col)
+        o["support"] = int(tok)
+
+
+def _p_place(ln: WieLine, o: dict[str, Any]) -> None:
+    col, tok = ln.take("a unit type (6-5, [5]-1, 10-1-10, SUP)")
+    try:
+        stats(tok)
+    except ValueError:
+        raise ln.err(f"not a unit type: {tok!r}", col) from None
+    o["type"] = tok
+    o["hex"] = ln.hex()
+
+
+def _p_ap(ln: WieLine, o: dict[str, Any]) -> None:
+    o["front"] = ln.word(FRONTS, "an Air Front")
+    col, tok = ln.take("a number of air points")
+    if not tok.isdigit() or not 0 < int(tok) <= 999:
+        raise ln.err("air points: a number from 1 to 999", col)
+    o["points"] = int(tok)
+
+
+def _p_unit_hex(ln: WieLine, o: dict[str, Any]) -> None:
+    o["unit"] = ln.unit()
+    o["hex"] = ln.hex()
+
+
+def _p_hex(ln: WieLine, o: dict[str, Any]) -> None:
+    o["hex"] = ln.hex()
+
+
+def _p_air(ln: WieLine, o: dict[str, Any]) -> None:
+    o["side"] = ln.side() if ln.peek() in SIDES else sides_of(ln.state, ln.seat)[0] if sides_of(
+        ln.state, ln.seat) else ln.seat
+    o["front"] = ln.word(FRONTS, "an Air Front")
+    o["mission"] = ln.word(MISSIONS, "a mission")
+    col, tok = ln.take("a number of air points")
+    if not tok.isdigit() or not 0 < int(tok) <= 999:
+        raise ln.err("air points: a number from 1 to 999", col)
+    o["points"] = int(tok)
+    o["vs"] = ""
+    if ln.peek() == "vs":
+        ln.take("vs")
+        o["vs"] = ln.side("the opponent")
+
+
+def _p_diplomacy(ln: WieLine, o: dict[str, Any]) -> None:
+    o["side"] = ln.side("the other side")
+    ln.as_side(o)
+
+
+STEP_PHASES = ("air-commit", "air-open", *phases("movement", "combat", "mechanized", "interdiction"), "housekeeping")
+
+
+def _p_break(ln: WieLine, o: dict[str, Any]) -> None:
+    _p_diplomacy(ln, o)
+    if ln.peek() == "at":
+        ln.take("at")
+        o["at"] = ln.word(STEP_PHASES, "the phase it takes effect in")
+
+
+def _p_nothing(ln: WieLine, o: dict[str, Any]) -> None:
+    return None
+
+
+def _c_move(env: Env, o: dict[str, Any]) -> None:
+    ground.check_move(env.state, o)
+
+
+def _a_move(env: Env, o: dict[str, Any]) -> None:
+    ground.apply_move(env.state, o, env.ctx)
+
+
+def _c_attack(env: Env, o: dict[str, Any]) -> None:
+    ground.check_attack(env.state, o)
+
+
+def _a_attack(env: Env, o: dict[str, Any]) -> None:
+    ground.apply_attack(env.state, o, env.ctx)
+
+
+def _c_place(env: Env, o: dict[str, Any]) -> None:
+    reinforce.check_place(env.state, ground.acting_side(env.state), o)
+
+
+def _a_place(env: Env, o: dict[str, Any]) -> None:
+    reinforce.apply_place(env.state, ground.acting_side(env.state), o, env.ctx)
+
+
+def _c_ap(env: Env, o: dict[str, Any]) -> None:
+    reinforce.check_ap(env.state, ground.acting_side(env.state), o)
+
+
+def _a_ap(env: Env, o: dict[str, Any]) -> None:
+    reinforce.apply_ap(env.state, ground.acting_side(env.state), o, env.ctx)
+
+
+def _c_rail(env: Env, o: dict[str, Any]) -> None:
+    rail.check_rail(env.state, o)
+
+
+def _a_rail(env: Env, o: dict[str, Any]) -> None:
+    rail.apply_rail(env.state, o, env.ctx)
+
+
+def _c_advance(env: Env, o: dict[str, Any]) -> None:
+    ground.check_advance(env.state, o)
+
+
+def _a_advance(env: Env, o: dict[str, Any]) -> None:
+    ground.apply_advance(env.state, o, env.ctx)
+
+
+def _c_interdict(env: Env, o: dict[str, Any]) -> None:
+    ground.check_interdict(env.state, o)
+
+
+def _a_interdict(env: Env, o: dict[str, Any]) -> None:
+    ground.apply_interdict(env.state, o, env.ctx)
+
+
+def _c_air(env: Env, o: dict[str, Any]) -> None:
+    if o["side"] not in sides_of(env.state, env.seat):
+        refuse(o, f"{env.seat} does not play {o['side']}", "68.1")
+    from .air import check_commitment
+
+    check_commitment(env.state, env.seat, [*env.air, [o["side"], o["front"], o["mission"], o["points"], o["vs"]]])
+
+
+def _a_air(env: Env, o: dict[str, Any]) -> None:
+    env.air.append([o["side"], o["front"], o["mission"], o["points"], o["vs"]])
+
+
+def acting_for(env: Env, o: dict[str, Any]) -> str:
+    mine = sides_of(env.state, env.seat)
+    if "as" in o:
+        if o["as"] not in mine:
+            refuse(o, f"{env.seat} does not play {o['as']}", "67.2")
+        return str(o["as"])
+    phase_side = str(env.state["phase"]).split("-")[0]
+    return phase_side if phase_side in mine else mine[0]
+
+
+def _diplo(fn: Any) -> Any:
+    def check(env: Env, o: dict[str, Any]) -> None:
+        fn(copy.deepcopy(env.state), acting_for(env, o), o["side"], o, None)
+
+    def apply(env: Env, o: dict[str, Any]) -> None:
+        fn(env.state, acting_for(env, o), o["side"], o, env.ctx)
+
+    return check, apply
+
+
+_ASSOC = _diplo(diplomacy.associate)
+def _break(state: Any, me: str, other: str, o: dict[str, Any], ctx: Any) -> None:
+    """69.0 "at any time": now, or as a standing order that breaks it on entering a phase of
+    another player's (public: it travels in this seat's own file, costing no mail)."""
+    if "at" not in o:
+        diplomacy.break_association(state, me, other, o, ctx)
+        return
+    diplomacy.break_association(copy.deepcopy(state), me, other, o, None)  # the same refusals
+    state["standing"].append([me, other, o["at"]])
+    if ctx is not None:
+        ctx.event("standing-order", side=me, other=other, at=o["at"])
+
+
+_BREAK = _diplo(_break)
+_WAR = _diplo(diplomacy.declare_war)
+_PEACE = _diplo(diplomacy.propose_peace)
+
+
+# --- legal actions ---------------------------------------------------------------------------
+
+def _mine(state: Any) -> list[tuple[str, dict[str, Any]]]:
+    me = ground.acting_side(state)
+    return sorted((k, u) for k, u in state["units"].items() if u["side"] == me and u["hex"])
+
+
+def _offer_move(state: Any, seat: str) -> list[Action]:
+    mech = str(state["phase"]).endswith("mechanized")
+    least = 6 if mech else 1
+    movers = tuple(k for k, u in _mine(state) if k not in state["moved"] and stats(u["type"])["ma"] >= least)
+    if not movers:
+        return []
+    return [Action("move", (Arg("unit", "unit", movers), Arg("path", "hex", None, repeat=True)),
+                   "WiE-base 5.1", "move a unit along a path of adjacent hexes")]
+
+
+def _offer_attack(state: Any, seat: str) -> list[Action]:
+    me = ground.acting_side(state)
+    out = []
+    targets: dict[str, list[str]] = {}
+    for k, u in _mine(state):
+        if k in state["attackers"] or stats(u["type"])["att"] <= 0:
+            continue
+        for n in neighbours(u["hex"]):
+            occ = units_at(state, n)
+            if occ and hostile(state, me, state["units"][occ[0]]["side"]) and n not in state["attacked_hexes"]:
+                targets.setdefault(n, []).append(k)
+    for h, units in sorted(targets.items()):
+        out.append(Action("attack", (Arg("hex", "hex", (h,)), Arg("units", "unit", tuple(units), keyword="with",
+                                                                    repeat=True)),
+                          "WiE-base 10.1", f"attack {h}"))
+    return out
+
+
+def _offer_advance(state: Any, seat: str) -> list[Action]:
+    return [Action("advance", (Arg("unit", "unit", tuple(units)), Arg("hex", "hex", (h,))), "WiE-base 10.5",
+                   f"advance into {h}")
+            for h, units in sorted(state["vacated"].items()) if units and not units_at(state, h)]
+
+
+def _offer_air(state: Any, seat: str) -> list[Action]:
+    sides = tuple(sides_of(state, seat))
+    return [Action("air", (Arg("side", "word", sides, optional=len(sides) == 1), Arg("front", "word", FRONTS),
+                           Arg("mission", "word", MISSIONS), Arg("points", "number", None),
+                           Arg("vs", "word", SIDES, keyword="vs", optional=True)),
+                   "WiE 68.1", "commit air points to a mission (sealed until all three open)")]
+
+
+def _offer_diplomacy(state: Any, seat: str) -> list[Action]:
+    out = []
+    for me in sides_of(state, seat):
+        others = [s for s in SIDES if s != me and not diplomacy.one_seat(state, me, s)]
+        assoc = tuple(s for s in others if associated(state, me, s))
+        if assoc:
+            out.append(Action("break-association", (Arg("side", "word", assoc),), "WiE 69.0",
+                              f"{me}: break an association at once"))
+    return out
+
+
+def _offer_end(state: Any, seat: str) -> list[Action]:
+    return [Action("end-phase", (), "WiE-base 4.0", "end this phase")]
+
+
+TABLE: VerbTable[Env, WieLine] = VerbTable("WIE", [
+    Verb("move", _p_move, _a_move, _c_move, phases=phases("movement", "mechanized"),
+         help="move UNIT HEX [HEX...]    # [WiE-base 5], 69.1", offer=_offer_move),
+    Verb("attack", _p_attack, _a_attack, _c_attack, phases=phases("combat"),
+         help="attack HEX with UNIT [UNIT...] [support N]    # [WiE-base 10, 13.4], 69.3", offer=_offer_attack),
+    Verb("place", _p_place, _a_place, _c_place, phases=phases("movement"),
+         help="place TYPE HEX    # [WiE-base 12.1], 76.25: a reinforcement from your pool"),
+    Verb("ap", _p_ap, _a_ap, _c_ap, phases=phases("movement"),
+         help="ap FRONT N    # [WiE-base 12.2], 76.25: arriving air points join a front"),
+    Verb("rail", _p_move, _a_rail, _c_rail, phases=phases("movement"),
+         help="rail UNIT HEX [HEX...]    # [WiE-base 8.1], 69.2: along friendly rail"),
+    Verb("advance", _p_unit_hex, _a_advance, _c_advance, phases=phases("combat", "mechanized"),
+         help="advance UNIT HEX    # [WiE-base 10.5] into a hex emptied by DR, DE or EX", offer=_offer_advance),
+    Verb("interdict", _p_hex, _a_interdict, _c_interdict, phases=phases("interdiction"),
+         help="interdict HEX    # 68.1 phase 8, [WiE-base 13.3]: 5 interdiction points a marker"),
+    Verb("air", _p_air, _a_air, _c_air, phases=("air-commit",),
+         help="air [SIDE] FRONT MISSION POINTS [vs SIDE]    # 68.1 A, 70.0 (sealed)", offer=_offer_air),
+    Verb("associate", _p_diplomacy, _ASSOC[1], _ASSOC[0], help="associate SIDE [as SIDE]    # 69.0"),
+    Verb("break-association", _p_break, _BREAK[1], _BREAK[0],
+         help="break-association SIDE [as SIDE] [at PHASE]    # 69.0: now, or standing until PHASE",
+         offer=_offer_diplomacy),
+    Verb("declare-war", _p_diplomacy, _WAR[1], _WAR[0], help="declare-war SIDE [as SIDE]    # 71.0, 71.1"),
+    Verb("propose-peace", _p_diplomacy, _PEACE[1], _PEACE[0], help="propose-peace SIDE [as SIDE]    # 71.0"),
+    Verb("end-phase", _p_nothing, lambda env, o: None, help="end-phase    # [WiE-base 4.0]", offer=_offer_end),
+])

@@ -1,0 +1,208 @@
+"""The War in Europe rules module (rules/wie) on the 1945 scenario: its rules cases, the
+three-seat scenario and the two-player seating (71.32), the sealed air commitment, legal
+actions and the map picture. The module is not registered: it is used directly."""
+
+from __future__ import annotations
+
+import importlib
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pbem.formats import canonical
+from pbem.kit.cases import ScriptedContext, parse_case, run_case
+from pbem.rulesapi import RulesModule, seat_of_side
+
+# Installed as pbem_rules (setup.cfg); mypy reads the source tree as rules/.
+RULES: RulesModule = importlib.import_module("pbem_rules.wie").RULES
+CASES = sorted((Path(__file__).parent / "cases" / "wie").glob("*.case"))
+
+
+@pytest.mark.parametrize("path", CASES, ids=[p.stem for p in CASES])
+def test_case(path: Path) -> None:
+    run_case(parse_case(path), RULES)
+
+
+def test_enough_cases_each_naming_its_rule() -> None:
+    assert len(CASES) >= 30
+    for p in CASES:
+        case = parse_case(p)
+        assert case.rule.startswith("WIE "), p.name
+
+
+def _start(name: str = "battle-for-germany-1945") -> tuple[Any, Any]:
+    sc = RULES.load_scenario(name)
+    public, _private = RULES.initial_state(sc, {s: s for s in sc.seats}, {})
+    return sc, public
+
+
+def test_three_seats_and_the_two_player_seating() -> None:
+    sc, public = _start()
+    assert sc.seats == ("axis", "allied", "soviet") and sc.sides == {}
+    assert public["order"] == ["axis", "allied", "soviet"]  # 68.0
+    two, public2 = _start("battle-for-germany-1945-2p")
+    assert two.seats == ("axis", "allied") and two.sides == {"allied": ("allied", "soviet")}  # 71.32
+    assert seat_of_side(two.side_map(), "soviet") == "allied"
+    assert public2["seats"] == {"axis": ["axis"], "allied": ["allied", "soviet"]}
+    assert len(public["units"]) == 693
+
+
+def _play(public: Any, seat: str, text: str, ctx: ScriptedContext) -> Any:
+    ctx.seat, ctx.seq = seat, ctx.seq + 1
+    orders = RULES.parse_orders(text, seat, public, None)
+    return RULES.apply(public, {}, seat, orders, ctx).public, orders
+
+
+def test_air_commitment_is_sealed_and_opened_together() -> None:
+    """68.1 A: each seat's missions travel only in its sealed part: the public orders are
+    empty, the public state holds a reference; nothing resolves until the third opening."""
+    _sc, public = _start()
+    ctx = ScriptedContext("axis", [4, 4, 4, 4])
+    public, orders = _play(public, "axis", "air east superiority 12\nair west support 10", ctx)
+    wire = canonical.decode(canonical.encode(RULES.public_orders(orders)))
+    assert wire == [] and "superiority" not in repr(public)
+    pend = RULES.pending(public)
+    assert list(public["air"]["refs"]) == ["axis"] and pend is not None and pend.seat == "allied"
+    public, _ = _play(public, "allied", "", ctx)
+    public, _ = _play(public, "soviet", "air east superiority 30", ctx)
+    for seat in ("axis", "allied"):
+        public, _ = _play(public, seat, "", ctx)
+        assert public["air"]["results"] == {}
+    public, _ = _play(public, "soviet", "", ctx)
+    assert set(public["air"]["opened"]) == {"axis", "allied", "soviet"}
+    assert public["air"]["results"]["east"]["axis"]["superiority"] < 12
+    assert public["phase"] == "axis-movement"
+
+
+def test_legal_actions_parse() -> None:
+    _sc, public = _start()
+    for a in RULES.legal_actions(public, None, "axis"):
+        if a.verb == "air":
+            RULES.parse_orders(a.line({"points": "5"}), "axis", public, None)
+    assert RULES.legal_actions(public, None, "soviet") == []
+    public = {**public, "phase": "allied-combat", "active": "allied"}
+    acts = RULES.legal_actions(public, None, "allied")
+    assert {a.verb for a in acts} >= {"end-phase", "break-association"}
+    for a in acts:
+        RULES.parse_orders(a.line(), "allied", public, None)
+
+
+def test_summary_view_map_picture() -> None:
+    _sc, public = _start()
+    view = RULES.summary_view(public, None, None)
+    pic = view["map"]
+    assert pic["type"] == "hex" and pic["low_columns"] == "even" and (pic["cols"], pic["rows"]) == (84, 64)
+    assert {"id", "fill", "label", "marker", "owner"} <= set(pic["hexes"][0])
+    assert {u["side"] for u in pic["units"]} == {"axis", "allied", "soviet"}
+    assert any(e["kind"] == "river" for e in pic["hexsides"]) and pic["lines"]
+    assert any(f[0] == "Player-turn order (69.4)" for f in view["facts"])
+    template = RULES.order_template(public, None, "axis")
+    assert "air [SIDE] FRONT MISSION POINTS" in template
+
+
+@pytest.mark.parametrize("strict", [True, False], ids=["strict", "window"])
+def test_one_game_turn_among_three_through_the_protocol(tmp_path: Path, strict: bool) -> None:
+    """Three homes play the Joint Tactical Air War (three sealed commitments, three openings:
+    six files) and the Axis player-turn through the real protocol; before the last opening
+    no public state holds a mission; every home reaches the same state."""
+    from helpers import deliver, make_player
+
+    from pbem import rulesapi
+    from pbem.play import game
+    from pbem.protocol import genesis
+    from pbem.store import gamestore
+
+    rulesapi.register(RULES)
+    try:
+        seats = ("axis", "allied", "soviet")
+        players = {s: make_player(tmp_path, s) for s in seats}
+        data = genesis.make_proposal(players["axis"].session.ident, rules_name="wie",
+                                     scenario="battle-for-germany-1945", my_seat="axis",
+                                     cards={s: p.card for s, p in players.items()},
+                                     options={"strict_dice": strict}, rng=players["axis"].session.rng,
+                                     now=1_700_000_000)
+        gid = game.create(players["axis"].session, data).con.game_id
+        joins = []
+        for s in seats[1:]:
+            game.receive(players[s].session, data)
+            jf, _ = game.join(players[s].session, data)
+            joins.append((s, jf.raw))
+        for s, p in players.items():
+            for t, raw in joins:
+                if t != s:
+                    game.receive(p.session, raw)
+        commits = {"axis": "air east superiority 12", "allied": "air west support 30",
+                   "soviet": "air east superiority 40"}
+        files = 0
+        releases: list[str] = []
+
+        def pending() -> Any:
+            """The next decision, after the dice releases the engine asks for (empty files)."""
+            while True:
+                d = game.load(players["axis"].session, gamestore.game_dir(players["axis"].home, gid))
+                pend = d.pending()
+                if pend is None or pend.kind != "dice-release":
+                    return d, pend
+                releases.append(pend.seat)
+                deliver(players, gid, pend.seat, "")
+
+        for phase in ("commit", "open"):
+            for s in seats:
+                d, pend = pending()
+                assert pend is not None and pend.seat == s, (phase, pend)
+                if phase == "open" and s == "axis":
+                    # every commitment made, none opened: no mission is in the public state
+                    assert d.public["air"]["opened"] == {} and "support" not in repr(d.public)
+                    assert set(d.public["air"]["refs"]) == set(seats)
+                deliver(players, gid, s, commits[s] if phase == "commit" else "")
+                files += 1
+        assert files == 6  # one round of commitments and one of openings
+        # window: the two others' releases at the start; strict: none (the air war's dice are
+        # reserved by the Soviet commitment and released by the other two openings)
+        assert releases == ([] if strict else ["allied", "soviet"]), releases
+        views = [game.load(p.session, gamestore.game_dir(p.home, gid)) for p in players.values()]
+        assert views[0].public == views[1].public == views[2].public
+        assert views[0].public["air"]["results"]["east"]["axis"]["superiority"] <= 12
+        assert views[0].public["phase"] == "axis-movement"
+        deliver(players, gid, "axis", "end-phase")  # the Axis Movement Phase
+        d, pend = pending()
+        attack = next(a for a in RULES.legal_actions(d.public, None, "axis") if a.verb == "attack")
+        deliver(players, gid, "axis", attack.line())
+        before = len(releases)
+        d, pend = pending()
+        # strict: the attack is rolled in the Axis's next file, after the other two released its seeds
+        assert releases[before:] == (["allied", "soviet"] if strict else [])
+        assert bool(d.public["combats"]) == strict
+        deliver(players, gid, "axis", "end-phase\nend-phase")
+        d, pend = pending()
+        assert d.public["combats"] == []
+        assert pend is not None and pend.seat == "allied" and d.public["phase"] == "allied-movement"
+        views = [game.load(p.session, gamestore.game_dir(p.home, gid)) for p in players.values()]
+        assert views[0].public == views[1].public == views[2].public
+    finally:
+        rulesapi.unregister(RULES.name)
+
+
+@pytest.mark.parametrize("wire", [
+    "nonsense", [{"verb": "fly"}], [{"verb": "move", "line": 1, "col": 1, "unit": "GER-001"}],
+    [{"verb": "move", "line": 1, "col": 1, "unit": "GER-001", "path": ["x"]}],
+    [{"verb": "attack", "line": 1, "col": 1, "hex": "4512", "units": []}],
+    [{"verb": "end-phase", "line": True, "col": 1}],
+    [{"verb": "end-phase", "line": 1, "col": 1, "extra": 2}],
+])
+def test_hostile_wire_orders_refused(wire: Any) -> None:
+    from pbem.errors import InvalidInput
+
+    with pytest.raises(InvalidInput):
+        RULES.orders_from_wire(wire, None)
+
+
+def test_every_parsed_order_passes_the_wire_check() -> None:
+    _sc, public = _start()
+    text = ("move GER-001 3115\nrail GER-002 3115\nattack 4512 with GER-001 GER-002 support 4\nadvance GER-001 4512\n"
+            "interdict 4512\nair axis east superiority 5 vs soviet\nassociate allied as axis\n"
+            "break-association soviet at allied-combat\ndeclare-war soviet\npropose-peace allied\n"
+            "place 10-8 5013\nap west 4\nend-phase")
+    orders = RULES.parse_orders(text, "axis", public, None)
+    assert RULES.orders_from_wire(canonical.decode(canonical.encode(orders)), None) == orders
