@@ -206,3 +206,30 @@ def test_every_parsed_order_passes_the_wire_check() -> None:
             "place 10-8 5013\nap west 4\nend-phase")
     orders = RULES.parse_orders(text, "axis", public, None)
     assert RULES.orders_from_wire(canonical.decode(canonical.encode(orders)), None) == orders
+
+
+# Units out of supply at the first Initial Supply Phases of the 1945 set-up, each with its reason.
+ISOLATED = {
+    "GER-089": "Royan (C0811), an Atlantic fortress of 76.21, cut off since 1944 ([WiE-base 11.4] fortress hex)",
+    "GER-090": "Lorient (C0903), an Atlantic fortress of 76.21 (a port and a fort)",
+    "GER-091": "St Nazaire (C1006), an Atlantic fortress of 76.21 ([WiE-base 11.4] fortress hex)",
+    "GER-092": "La Rochelle (C0909), an Atlantic fortress of 76.21 ([WiE-base 11.4] fortress hex)",
+    "GER-093": "Dunkirk (C2704), the Channel fortress of 76.21 (a port)",
+    "GER-098": "76.21's printed C2319 lies in the French Jura behind the Allied front (open question)",
+    "GER-269": "a [5]-1 fortress unit on the authoring tool's default hex D4821 for Army Group F (76.3 step 4 "
+               "lets the Axis place it anywhere in the area)",
+}
+
+
+def test_first_supply_check_of_the_1945_set_up() -> None:
+    """[WiE-base 11]: at the first Initial Supply Phases the fronts of 76.2/76.3 trace supply (the
+    Soviet rail to the east edges, Courland and Memel by the Baltic ports, the partisans of 73.5);
+    only the isolated garrisons above do not, and the Atlantic fortresses are never eliminated."""
+    from pbem_rules.wie import supply
+
+    for name in ("battle-for-germany-1945", "battle-for-germany-1945-2p"):
+        _sc, public = _start(name)
+        out = {k for side in ("axis", "allied", "soviet") for k in supply.unsupplied(public, side)}
+        assert out == set(ISOLATED), name
+    lost = [k for _ in range(3) for k in supply.initial_supply_phase(public, "axis")]
+    assert lost == ["GER-098"]  # the only one 11.4 eliminates: neither a port, a fort nor a fortress unit

@@ -163,6 +163,7 @@ def classify(raster: mapproj.Raster) -> dict[Hex, HexData]:
                 print(f"set-up hex {printed(h)} is mostly {d.country} on this grid: "
                       f"{near.most_common(1)[0][0]} instead", file=sys.stderr)
                 d.country = near.most_common(1)[0][0]
+            d.country = src.COUNTRY_FIXES.get(printed(h), (d.country, ""))[0]
             d.terrain = terrain_of(h)
             d.held = held_of(d)
         else:

@@ -59,6 +59,14 @@ ALLIED_ITALY: Poly = [
 # set-up puts Axis units in (C0903, C1006, C0909, C0811), held by the Axis because of that.
 AXIS_POCKETS: list[tuple[str, Point, float]] = [("Dunkirk", (2.38, 51.03), 20.0), ("Colmar", (7.36, 48.08), 40.0)]
 
+# Authored country fixes, printed hex -> (country, why).  The grid puts the booklet's C2823 (two
+# Axis 6-5s of 76.21 on the Alpine front) in Ticino, forced Italian as a set-up hex but ringed
+# by Swiss hexes: no supply line ([WiE-base 11.3]) or move could leave it.  C2824 joins it to
+# Italy (C2825), as on the printed map, where C2823 is Italian ground.
+COUNTRY_FIXES: dict[str, tuple[str, str]] = {
+    "C2824": ("ITA", "joins the set-up hex C2823 to Italy: supply and movement out of an Italian enclave"),
+}
+
 # The 1945 Start Line (76.2, 76.3 steps 4-5): the printed line is not in the seed.  Authored as
 # the Eastern Front of mid-December 1944, north to south: the Courland and Memel fronts, the
 # East Prussian border, the Narew, the Vistula at Warsaw with the Magnuszew, Pulawy and
@@ -402,6 +410,30 @@ LINES: list[tuple[str, list[str | Point]]] = [
     ("Budapest-Debrecen", ["Budapest", "Debrecen"]),
     ("Ostrau-Cracow", ["Brunn", "Ostrau", "Kattowitz"]),
     ("Bratislava-Kosice", ["Bratislava", "Kosice"]),
+    # Lines to the Soviet supply edge ([WiE-base 11.1]: column 84 of map G, the east edge of map D)
+    # as they ran in 1944-45, so the Soviet fronts of the 1945 Start Line trace supply to it: the
+    # Warsaw-Moscow main line (Brest-Baranovichi-Minsk-Orsha), Vilna-Molodechno-Minsk, Riga-Dvinsk-
+    # Polotsk, Lemberg-Rovno-Kiev; in the south Debrecen-Oradea-Cluj (to Brasov and Bucharest),
+    # Belgrade-Timisoara-Orsova-Craiova (to Bucharest), Sofia-Gorna Oryahovitsa (to Ruse) and
+    # Sofia-Plovdiv-Stara Zagora (to the Black Sea).  Each ends on the edge hex nearest its course.
+    ("Brest-Baranovichi-Minsk", ["Brest-Litovsk", (26.0, 53.13), "Minsk", "G2422"]),
+    ("Vilna-Molodechno-Minsk", ["Vilna", (26.85, 54.31), "Minsk"]),
+    ("Riga-Dvinsk-Polotsk", ["Riga", (26.52, 55.87), "G2418"]),
+    ("Lemberg-Rovno-Kiev", ["Lemberg", (26.25, 50.62), "G2432"]),
+    ("Debrecen-Oradea-Cluj", ["Debrecen", (21.92, 47.05), "Cluj"]),
+    ("Belgrade-Timisoara-Craiova", ["Belgrade", "Timisoara", (22.4, 44.72), (23.8, 44.32), "D6016"]),
+    ("Sofia-Gorna Oryahovitsa", ["Sofia", (24.6, 43.0), (25.7, 43.13), "D6019"]),
+    ("Sofia-Plovdiv-Stara Zagora", ["Sofia", (24.75, 42.15), (25.6, 42.42), "D6021"]),
+    # Axis lines of Army Groups E/F and the Italian front: Brod-Sarajevo-Mostar and Sarajevo-
+    # Visegrad-Uzice (the Bosnian lines), Trieste-Pola (Istria), Turin-Ivrea-Aosta and
+    # Milan-Domodossola (the Alpine front).  And the Allied Paris-Le Mans-Rennes-Nantes line
+    # that served the siege of the Brittany pockets.
+    ("Brod-Sarajevo-Mostar", [(18.01, 45.16), "Sarajevo", (17.81, 43.34)]),
+    ("Sarajevo-Visegrad-Uzice", ["Sarajevo", (19.29, 43.78), (19.84, 43.86)]),
+    ("Trieste-Pola", ["Trieste", (13.85, 44.87)]),
+    ("Turin-Ivrea-Aosta", ["Turin", (7.87, 45.47), (7.32, 45.74)]),
+    ("Milan-Domodossola", ["Milan", (8.29, 46.12)]),
+    ("Paris-Le Mans-Rennes-Nantes", ["Paris", (0.2, 48.0), (-1.68, 48.11), (-1.55, 47.22)]),
 ]
 
 

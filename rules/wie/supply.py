@@ -5,8 +5,11 @@ friendly rail hex joined along friendly rail to a source. The line may not enter
 an enemy, an enemy zone of control unless a friendly unit is there (an associate's unit does
 not negate it, 69.2), or cross a water hexside; it may pass an associate's units and hexes but
 his rail and ports serve only him (69.2: they are held by him). Sources ([WiE-base 11.1]): the
-Axis's manufacturing centers, the Allied major ports, the Soviet map edge (column 84 of map G,
-the east edge of map D), each held by its player, and SUP units.
+Axis's manufacturing centers and its ports on the sections of tables.toml ``[supply]
+axis_port_sections`` (map G: the Baltic), the Allied major ports, the Soviet map edge (column 84
+of map G, the east edge of map D), each held by its player, and SUP units. The nations of
+``always_supplied_nations`` (the Yugoslav partisans, [WiE-base 11.5]) never lack supply; the
+``fortress_hexes`` (Atlantic fortresses a hex off their ports) count as ports for 11.4.
 
 ``state["oos"]``: unit -> Initial Supply Phases in a row out of supply (0: out of supply since
 an association broke or a war began, 69.0 Example 2, counted from the next phase).
@@ -27,11 +30,18 @@ TRACE = 5
 ELIMINATED_AFTER = 3
 
 
+def _table(name: str) -> dict[str, Any]:
+    t: dict[str, Any] = load(name).tables.get("supply", {})
+    return t
+
+
 @functools.cache
 def _sources(name: str) -> dict[str, tuple[str, ...]]:
     b = load(name).board
     edge = [h for h in b.terrain if b.land(h) and ((h.col == 84 and h.row <= 33) or (h.col == 60 and h.row >= 34))]
-    return {"axis": tuple(sorted(str(h) for h in b.mfg)),
+    sea = set(_table(name).get("axis_port_sections", []))
+    axis_ports = {h for h in b.ports if b.section.get(h) in sea}
+    return {"axis": tuple(sorted(str(h) for h in b.mfg | axis_ports)),
             "allied": tuple(sorted(str(h) for h, p in b.ports.items() if p == "major")),
             "soviet": tuple(sorted(str(h) for h in edge))}
 
@@ -88,13 +98,16 @@ def _hex(h: str) -> Hex:
 
 def unsupplied(state: Any, side: str) -> list[str]:
     ok = supplied_hexes(state, side)
-    return sorted(k for k, u in state["units"].items() if u["side"] == side and u["hex"] and u["hex"] not in ok)
+    free = set(_table(str(state["scenario"])).get("always_supplied_nations", []))
+    return sorted(k for k, u in state["units"].items()
+                  if u["side"] == side and u["hex"] and u["hex"] not in ok and u.get("nation") not in free)
 
 
 def initial_supply_phase(state: Any, side: str) -> list[str]:
     """[WiE-base 11.4]: count the phasing player's units out of supply; after three Initial Supply
     Phases in a row a unit is eliminated, except fortress units and units in a port or a fort."""
     b = board(state)
+    fortress_hexes = set(_table(str(state["scenario"])).get("fortress_hexes", []))
     out = set(unsupplied(state, side))
     lost = []
     for k, u in state["units"].items():
@@ -105,7 +118,8 @@ def initial_supply_phase(state: Any, side: str) -> list[str]:
             continue
         state["oos"][k] = int(state["oos"].get(k, 0)) + 1
         h = _hex(u["hex"])
-        safe = stats(u["type"])["kind"] == "fortress" or h in b.ports or h in b.forts or h in b.westwall
+        safe = (stats(u["type"])["kind"] == "fortress" or h in b.ports or h in b.forts or h in b.westwall
+                or u["hex"] in fortress_hexes)
         if state["oos"][k] >= ELIMINATED_AFTER and not safe:
             u["hex"] = ""
             state["oos"].pop(k)
