@@ -491,3 +491,22 @@ def test_random_bots_play_the_scw_to_its_end(seed: int, setup: str) -> None:
     g, stats = _bot_game(seed, setup, "9999")
     assert g.public["over"] and "SCW rule 9" in g.public["over"]
     assert stats.files > 200 and stats.orders["end-phase"]
+
+
+def test_the_soak_plays_eurofront_unregistered(tmp_path: Path) -> None:
+    """tools/soak.py registers the module in its own process (no entry point yet) and its bots
+    move blocks along the rules' listed paths (``Action.paths``); the soak's invariants hold."""
+    import sys
+
+    from pbem import rulesapi
+
+    tools = str(Path(__file__).resolve().parent.parent / "tools")
+    sys.path.insert(0, tools)
+    try:
+        soak: Any = importlib.import_module("soak")
+        res = soak.play_game(tmp_path, "eurofront-scw-1936", 1, stop_after=25)
+    finally:
+        sys.path.remove(tools)
+        rulesapi.unregister("eurofront")
+    assert res.files == 25 and res.stats.orders["seal"] == 2
+    assert res.stats.orders["activate"] + res.stats.orders["move"] > 0

@@ -37,6 +37,9 @@ WEIGHTS: dict[str, float] = {
     # Duel and Trio
     "roll": 6, "seal": 2, "open": 3, "secret": 2, "reveal": 3, "declare": 2, "again": 0.4,
     "pass": 0.6, "tell": 1, "reserve-other": 0.4,
+    # EuroFront (its own verbs only: "move", "mobilize", "seal" and "end-phase" weigh as above)
+    "activate": 8, "battle": 12, "rail": 3, "retreat": 2, "airstrike": 4, "losses": 0.5, "attrition": 10,
+    "withdraw": 10, "build": 5, "arrive": 8, "garrison": 1, "place": 5, "recognition": 2,
 }
 END_VERBS = ("end-phase", "pass", "end")
 MAX_REFUSALS = 10  # refused tries in one file before the bot settles for what it has
@@ -78,6 +81,21 @@ class Places:
     friendly: Callable[[Any, str], list[str]] | None = None
     #: the hexes of the seat's enemies: paths lean towards them, so that units meet and fight
     enemies: Callable[[Any, str], list[str]] | None = None
+    #: the public state's table of pieces, each with its "hex" (EuroFront keeps "blocks")
+    pieces: str = "units"
+    #: a move's path is one of the complete paths the rules list (``Action.paths``), not a walk
+    listed_paths: bool = False
+    #: how many orders a file tries to hold (EuroFront: a file's end ends the step, so one order a file
+    #: would move one block a Movement Phase)
+    file_sizes: tuple[int, ...] = (1, 1, 2, 2, 3, 4, 6)
+    #: the file's end ends the step (EuroFront): a trial's state is already the next step's, so the
+    #: orders are listed from the state the file starts from, each piece given one order a file
+    file_ends_step: bool = False
+    #: this game's own weights for verbs it shares with others (EuroFront: mobilizing costs an HQ a step)
+    weights: tuple[tuple[str, float], ...] = ()
+    #: a factor on an action's weight from the seat's private state (EuroFront: rebuild the HQs,
+    #: without which nothing moves)
+    prefer: Callable[[Action, Any], float] | None = None
 
     def near(self, h: str, rnd: random.Random, steps: int, towards: Sequence[str] = ()) -> list[str]:
         """A random walk of ``steps`` hexes from ``h``, each step closing on ``towards`` more often than not."""
@@ -111,6 +129,18 @@ def _side_enemies(public: Any, seat: str) -> list[str]:
     return sorted(u["hex"] for u in public.get("units", {}).values() if u.get("side") not in (seat, None))
 
 
+def _block_enemies(public: Any, seat: str) -> list[str]:
+    return sorted({b["hex"] for b in public.get("blocks", {}).values()
+                   if b.get("side") not in (seat, None) and isinstance(b.get("hex"), str)})
+
+
+def _eurofront_prefer(a: Action, private: Any) -> float:
+    if a.verb != "build" or not a.args or not a.args[0].choices:
+        return 1.0
+    ident = (private or {}).get("blocks", {}).get(a.args[0].choices[0], {})
+    return 6.0 if ident.get("type") in ("HQ", "THQ") else 1.0
+
+
 def use_places() -> Places:
     def friendly(public: Any, seat: str) -> list[str]:
         return sorted(h for h, f in public.get("control", {}).items() if f == seat)
@@ -118,7 +148,14 @@ def use_places() -> Places:
     return Places(EVEN_COLUMNS_LOW, friendly, _use_enemies)
 
 
-PLACES: dict[str, Places] = {"use": use_places(), "skirmish": Places(ODD_COLUMNS_LOW, enemies=_side_enemies)}
+PLACES: dict[str, Places] = {
+    "use": use_places(),
+    "skirmish": Places(ODD_COLUMNS_LOW, enemies=_side_enemies),
+    "eurofront": Places(EVEN_COLUMNS_LOW, enemies=_block_enemies, pieces="blocks", listed_paths=True,
+                        file_sizes=(3, 5, 8, 12), file_ends_step=True,
+                        weights=(("mobilize", 0.5), ("end-phase", 1.5), ("activate", 4)),
+                        prefer=_eurofront_prefer),
+}
 
 
 def trial(d: game.Derived, seat: str, text: str, rng: Callable[[int], bytes]) -> tuple[Any, Any]:
@@ -164,11 +201,24 @@ class Bot:
         if arg.kind == "number":
             return [str(rnd.randint(1, 6))]
         if arg.kind in ("hex", "loc"):
-            units = [u.get("hex") for u in public.get("units", {}).values() if isinstance(u, dict)]
+            units = [u.get("hex") for u in public.get(self.places.pieces, {}).values() if isinstance(u, dict)]
             hexes = [h for h in units if isinstance(h, str)]
             if hexes:
                 return self.places.near(rnd.choice(hexes), rnd, 1) or [rnd.choice(hexes)]
         return None
+
+    def _listed_path(self, paths: tuple[tuple[str, ...], ...], public: Any, seat: str) -> list[str]:
+        """One of the rules' own paths: most often the one ending nearest an enemy, so that units meet."""
+        foes = self.places.enemies(public, seat) if self.places.enemies is not None else []
+        grid = self.places.grid
+        if foes and grid is not None and self.rnd.random() < 0.6:
+            goals = [parse_hex(h) for h in foes]
+
+            def closeness(p: tuple[str, ...]) -> tuple[int, float]:
+                return min(grid.distance(parse_hex(p[-1]), g) for g in goals), self.rnd.random()
+
+            return list(min((closeness(p), p) for p in paths)[1])
+        return list(self.rnd.choice(paths))
 
     def fill(self, a: Action, public: Any, seat: str) -> str | None:
         """The action's text with random values, or None when a required argument has none."""
@@ -177,20 +227,26 @@ class Bot:
         for arg in a.args:
             if arg.optional and self.rnd.random() < (0.7 if arg.choices else 0.9):
                 continue
-            vals = self._value(arg, public, seat, unit_hex)
+            if arg.repeat and a.paths and self.places.listed_paths:
+                vals: list[str] | None = self._listed_path(a.paths, public, seat)
+            else:
+                vals = self._value(arg, public, seat, unit_hex)
             if vals is None:
                 if arg.optional:
                     continue
                 return None
             if arg.kind == "unit":
-                u = public.get("units", {}).get(vals[0]) if isinstance(public, dict) else None
+                u = public.get(self.places.pieces, {}).get(vals[0]) if isinstance(public, dict) else None
                 if isinstance(u, dict) and isinstance(u.get("hex"), str):
                     unit_hex = u["hex"]
             words += ([arg.keyword] if arg.keyword else []) + vals
         return " ".join(words)
 
-    def pick(self, acts: list[Action]) -> Action:
-        weights = [WEIGHTS.get(a.verb, 1.0) for a in acts]
+    def pick(self, acts: list[Action], private: Any = None) -> Action:
+        own = dict(self.places.weights)
+        weights = [own.get(a.verb, WEIGHTS.get(a.verb, 1.0)) for a in acts]
+        if self.places.prefer is not None:
+            weights = [w * self.places.prefer(a, private) for w, a in zip(weights, acts, strict=True)]
         return self.rnd.choices(acts, weights)[0]
 
     # --- a file ----------------------------------------------------------------------
@@ -199,8 +255,9 @@ class Bot:
         rules = d.rules
         public, private = d.public, d.private
         lines: list[str] = []
-        want = self.rnd.choice([1, 1, 2, 2, 3, 4, 6])
+        want = self.rnd.choice(self.places.file_sizes)
         refused = 0
+        given: set[tuple[str, ...]] = set()  # (verb, piece) of each order so far (file_ends_step)
         start = rules.pending(public)
         while len(lines) < want and refused < MAX_REFUSALS:
             pend = rules.pending(public)
@@ -213,18 +270,25 @@ class Bot:
                 if not lines:
                     raise DeadEnd(f"{seat} must act ({pend.phase}) but no action is listed")
                 break
-            a = self.pick(acts)
+            a = self.pick(acts, private)
             line = self.fill(a, public, seat)
             if line is None:
                 refused += 1
                 stats.refused[f"{a.verb} (unfillable)"] += 1
                 continue
+            if self.places.file_ends_step and tuple(line.split()[:2]) in given:
+                refused += 1
+                continue
             try:
-                public, private = trial(d, seat, "\n".join([*lines, line]) + "\n", rng)
+                after = trial(d, seat, "\n".join([*lines, line]) + "\n", rng)
             except PbemError as e:
                 refused += 1
                 stats.refuse(a.verb, e)
                 continue
+            if self.places.file_ends_step:
+                given.add(tuple(line.split()[:2]))
+            else:
+                public, private = after
             lines.append(line)
             stats.orders[a.verb] += 1
             if a.verb in END_VERBS:
@@ -249,6 +313,18 @@ class Bot:
                     continue
                 stats.orders[a.verb] += 1
                 return [line]
+        for a in acts:
+            # A file may need several orders at once (EuroFront 7.15: every new battle declared
+            # before the file ends): the action once with each listed value.
+            if len(a.args) == 1 and a.args[0].choices and len(a.args[0].choices) > 1 and not a.args[0].repeat:
+                lines = [f"{a.verb} {v}" for v in a.args[0].choices]
+                try:
+                    trial(d, seat, "\n".join(lines) + "\n", rng)
+                except PbemError as e:
+                    stats.refuse(a.verb, e)
+                    continue
+                stats.orders[a.verb] += len(lines)
+                return lines
         raise DeadEnd(f"{seat} must act but none of {len(acts)} listed actions is accepted: "
                       + ", ".join(sorted({a.verb for a in acts})))
 

@@ -281,8 +281,8 @@ def offer_garrison(state: Any, seat: str) -> list[Action]:
 
 
 def offer_end(state: Any, seat: str) -> list[Action]:
-    if state.public["phase"] == "place":
-        return []  # a placement file must place (placement.end_placement)
+    if state.public["phase"] in ("place", "seal"):
+        return []  # a placement file must place (placement.end_placement), a seal file seal (sequence.finish)
     return [Action("end-phase", (), "EF 4.3", "end this phase")]
 
 

@@ -45,6 +45,9 @@ SEQUENCE = Sequence(_steps)
 def finish(env: Env, o: dict[str, Any] | None) -> None:
     """Leave the current step: its end-of-phase checks and work (stacking 6.21, HQs 5.52)."""
     pub = env.public
+    if pub["phase"] == "seal" and env.seat not in pub["sealed"]:
+        # Ending the step unsealed would leave the blocks with no commitment to open (3.2).
+        raise illegal(o, "seal your blocks first (seal): the seal file must seal", "3.2")
     if pub["phase"] == "movement":
         retreat.end_movement(env, o)
         at = {t: pub["retreats"][t]["path"][-1] if t in pub["retreats"] else b["hex"]
