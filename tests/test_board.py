@@ -309,7 +309,10 @@ def test_one_phase_clicked_makes_the_typed_turn_file(tmp_path: Path) -> None:
             assert tab.js("document.getElementById('orders').value") == PHASE
             tab.button("Play (send)")
             tab.button("Click again to send")
-            tab.wait("[...document.querySelectorAll('#log li')].some(l => l.textContent.startsWith('turn file 1'))")
+            # A fresh home's first play draws and caches the map's layers; on a loaded machine
+            # (two test runs beside Chromium) it took over 30 s once.
+            tab.wait("[...document.querySelectorAll('#log li')].some(l => l.textContent.startsWith('turn file 1'))",
+                     timeout=120.0)
             assert "Waiting for western" in tab.js("document.getElementById('what').textContent")
             browser.drain(0.3)
             assert tab.errors() == []
