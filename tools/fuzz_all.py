@@ -244,6 +244,20 @@ def _orders(c: Corpus) -> None:
         c.orders[name] = [(seat, "\n".join(lines) + "\n")]
     c.orders["skirmish"].append(("red", "move R1 0202 0203\nmove R2 0102\nend-phase\n"))
     c.orders["skirmish"].append(("red", "attack R1 0302  # a fight\n"))
+    # The games not registered yet (EuroFront, War in Europe): registered in this process as the
+    # soak does; their corpus is every order block of their rules cases.
+    from soak import register_rules
+
+    from pbem.kit.cases import parse_case
+
+    for name in ("eurofront", "wie"):
+        register_rules(name)
+        rules = rulesapi.get(name)
+        sc = rules.load_scenario(rules.scenarios()[0])
+        pub, _ = rules.initial_state(sc, {s: s for s in sc.seats}, {})
+        c.states[name] = pub
+        c.orders[name] = [(b.seat, b.text) for path in sorted((ROOT / "tests" / "cases" / name).glob("*.case"))
+                          for b in parse_case(path).orders if b.seat in sc.seats]
 
 
 # --- each parser as one input ------------------------------------------------------
@@ -252,7 +266,8 @@ def _orders(c: Corpus) -> None:
 def parsers(c: Corpus) -> list[Parser]:
     """Every fuzzed parser, each a function of the input's random source."""
     return [*_protocol_parsers(c), *_bundle_parsers(c),
-            *(Parser(f"orders-{g}", _orders_parser(c, g)) for g in ("use", "duel", "trio", "skirmish")),
+            *(Parser(f"orders-{g}", _orders_parser(c, g))
+              for g in ("use", "duel", "trio", "skirmish", "eurofront", "wie")),
             Parser("records", _records_parser(c)), Parser("scenario-use", _scenario_parser(c))]
 
 

@@ -163,7 +163,7 @@ def register() -> None:
 
 # Rules modules not installed as games yet (no setup.cfg entry point): the soak registers them in
 # its own process when one of their scenarios is played (every player's tool runs in-process).
-UNINSTALLED = {"eurofront": "pbem_rules.eurofront"}
+UNINSTALLED = {"eurofront": "pbem_rules.eurofront", "wie": "pbem_rules.wie"}
 
 
 def register_rules(name: str) -> None:
