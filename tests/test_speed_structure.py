@@ -171,9 +171,13 @@ def test_the_static_map_layer_cached_on_disk_draws_the_same_png(tmp_path: Path) 
         raster._STATIC.clear()
         assert render.map_png(pic) == fresh
         assert cached.read_bytes() == data
+        raster._STATIC.clear()  # read ahead, as the warm worker does: the same picture
+        raster.preload_disk(tmp_path / "cache")
+        assert len(raster._PRELOADED) == 1 and render.map_png(pic) == fresh
     finally:
         paths.use_cache_dir(None)
         raster._STATIC.clear()
+        raster._PRELOADED.clear()
 
 
 def test_the_log_is_kept_out_of_the_cache_and_read_only_when_asked(tmp_path: Path) -> None:

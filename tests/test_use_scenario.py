@@ -304,3 +304,18 @@ def test_all_breakages_are_reported_at_once(tmp_path: Path) -> None:
         assert any(e.file == file and e.line == line and text in e.message for e in errors), (file, line, text)
     assert errors == sorted(errors, key=lambda e: (e.file, e.line))
     assert "map.txt:" in str(info.value) and "units.txt:" in str(info.value)
+
+
+def test_a_long_lived_process_keeps_only_a_few_scenario_versions(tmp_path: Path) -> None:
+    """Found by the scenario fuzzer (docs/reliability.md): every edited version of a scenario was
+    kept for the life of the process, 10 GB after 30,000 variants. At most 4 are kept now."""
+    from rules.use import scenario as scen
+
+    src = scenario_dir("france-1940")
+    for i in range(6):
+        copy = tmp_path / f"v{i}"
+        shutil.copytree(src, copy)
+        with open(copy / "scenario.txt", "a", encoding="utf-8") as fh:
+            fh.write(f"# version {i}\n")  # a comment: the same scenario, other bytes, another hash
+        load_scenario(copy)
+        assert len(scen._LOADED) <= scen._LOADED_KEPT == 4

@@ -205,42 +205,43 @@ def _wait(sock: _socket.socket, pid: int) -> int:
 
 def listening(config: str | Path) -> bool:
     """A warm worker takes connections for this home."""
-    if sys.platform == "win32" or not supported():
+    sock = _connect(config, 2.0)
+    if sock is None:
         return False
-    from pbem.protocol import agentpath
-
-    try:
-        path = agentpath.socket_path(config, ".warm")
-        if not agentpath.private_dir(path.parent, create=False):
-            return False
-        import socket
-
-        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
-            sock.settimeout(2.0)
-            sock.connect(str(path))
-    except Exception:  # noqa: BLE001 - none, or a socket left by one that died
-        return False
+    sock.close()
     return True
 
 
 def stop(config: str | Path) -> bool:
     """Ask the home's warm worker to stop taking commands (`pbem lock`); False if none answered."""
-    if sys.platform == "win32" or not supported():
+    sock = _connect(config, 5.0)
+    if sock is None:
         return False
+    try:
+        req = json.dumps({"op": "stop"}).encode()
+        sock.sendall(struct.pack(">I", len(req)) + req)
+        sock.recv(1)  # the worker closes the connection once it stopped listening
+    except OSError:
+        return False  # it stops by itself with the agent anyway
+    finally:
+        sock.close()
+    return True
+
+
+def _connect(config: str | Path, timeout: float) -> _socket.socket | None:
+    """A connection to the home's warm worker, or None (none, or a socket left by one that died)."""
+    if sys.platform == "win32" or not supported():
+        return None
     from pbem.protocol import agentpath
 
+    sock = _socket.socket(_socket.AF_UNIX, _socket.SOCK_STREAM)
     try:
         path = agentpath.socket_path(config, ".warm")
-        if not agentpath.private_dir(path.parent, create=False) or not path.exists():
-            return False
-        import socket
-
-        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
-            sock.settimeout(5.0)
-            sock.connect(str(path))
-            req = json.dumps({"op": "stop"}).encode()
-            sock.sendall(struct.pack(">I", len(req)) + req)
-            sock.recv(1)  # the worker closes the connection once it stopped listening
-    except Exception:  # noqa: BLE001 - nothing to stop, or it stops by itself with the agent
-        return False
-    return True
+        if not agentpath.private_dir(path.parent, create=False):
+            raise OSError("no private agent folder")
+        sock.settimeout(timeout)
+        sock.connect(str(path))
+    except Exception:  # noqa: BLE001 - no worker to talk to
+        sock.close()
+        return None
+    return sock

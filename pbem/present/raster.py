@@ -381,71 +381,56 @@ _PRELOADED: dict[str, Layers] = {}
 def preload_disk(folder: Path, keep: int = 4) -> None:
     """Read the newest ``keep`` static layers of ``folder`` into memory (a file that does not
     check out is skipped: the command draws it again, as without a preload)."""
-    import hashlib
-    import json
-    import zlib
-
     try:
         files = sorted(folder.glob("map-static-*.bin"), key=lambda p: p.stat().st_mtime, reverse=True)[:keep]
     except OSError:
         return
     for path in files:
-        try:
-            data = path.read_bytes()
-            if not data.startswith(_DISK_MAGIC):
-                continue
-            head, _, body = data[len(_DISK_MAGIC):].partition(b"\n")
-            meta = json.loads(head)
-            w, h = meta["size"]
-            if meta.get("sha256") != hashlib.sha256(body).hexdigest() or not isinstance(meta.get("key"), str):
-                continue
-            raw = zlib.decompress(body)
-        except (OSError, ValueError, KeyError, TypeError, zlib.error):
-            continue
-        lens = [w * h * len(mode) for mode in _MODES]
-        if len(raw) != sum(lens):
-            continue
-        out, at = [], 0
-        for mode, n in zip(_MODES, lens, strict=True):
-            out.append(Image.frombytes(mode, (w, h), raw[at:at + n]))
-            at += n
-        _PRELOADED[meta["key"]] = tuple(out)
+        read = _read_layers(path)
+        if read is not None:
+            _PRELOADED[read[0]] = read[1]
 
 
-def _disk_load(key: tuple[str, float, int],
-               size: tuple[int, int]) -> Layers | None:
-    import hashlib
-    import json
-    import zlib
-
+def _disk_load(key: tuple[str, float, int], size: tuple[int, int]) -> Layers | None:
     where = _disk_path(key)
     if where is None:
         return None
     path, full = where
     hit = _PRELOADED.get(full)
-    if hit is not None and hit[0].size == size:
-        return hit
+    if hit is None:
+        read = _read_layers(path)
+        hit = read[1] if read is not None and read[0] == full else None
+    return hit if hit is not None and hit[0].size == size else None
+
+
+def _read_layers(path: Path) -> tuple[str, Layers] | None:
+    """(full key, layers) of one cache file, or None when it does not check out (magic, size,
+    SHA-256, pixel count)."""
+    import hashlib
+    import json
+    import zlib
+
     try:
         data = path.read_bytes()
         if not data.startswith(_DISK_MAGIC):
             return None
         head, _, body = data[len(_DISK_MAGIC):].partition(b"\n")
         meta = json.loads(head)
-        if (meta.get("key") != full or meta.get("size") != list(size)
-                or meta.get("sha256") != hashlib.sha256(body).hexdigest()):
+        w, h = meta["size"]
+        full = meta["key"]
+        if meta.get("sha256") != hashlib.sha256(body).hexdigest() or not isinstance(full, str):
             return None
         raw = zlib.decompress(body)
-    except (OSError, ValueError, zlib.error):
+        lens = [w * h * len(mode) for mode in _MODES]
+        if len(raw) != sum(lens):
+            return None
+        out, at = [], 0
+        for mode, n in zip(_MODES, lens, strict=True):
+            out.append(Image.frombytes(mode, (w, h), raw[at:at + n]))
+            at += n
+    except (OSError, ValueError, KeyError, TypeError, zlib.error):
         return None
-    w, h = size
-    lens = [w * h * len(mode) for mode in _MODES]
-    if len(raw) != sum(lens):
-        return None
-    out, at = [], 0
-    for mode, n in zip(_MODES, lens, strict=True):
-        out.append(Image.frombytes(mode, size, raw[at:at + n]))
-        at += n
-    return tuple(out)
+    return full, tuple(out)
 
 
 def _disk_save(key: tuple[str, float, int], layers: Layers) -> None:
