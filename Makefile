@@ -13,10 +13,11 @@ SYSPKGS := age minisign dovecot-imapd chromium
 
 all: test
 
-$(STAMP): setup.cfg pyproject.toml
+# constraints.txt pins the runtime dependencies of the release (what decides the bytes pbem writes).
+$(STAMP): setup.cfg pyproject.toml constraints.txt
 	$(PYTHON) -m venv $(VENV)
 	$(PIP) install -q --upgrade pip setuptools wheel
-	$(PIP) install -q -e '.[dev]'
+	$(PIP) install -q -c constraints.txt -e '.[dev]'
 	touch $(STAMP)
 
 venv: $(STAMP)

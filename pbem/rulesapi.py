@@ -46,7 +46,7 @@ not depend on the told value (tests/toygame3.py, ``tell``, shows it).
 Every optional hook is a method of ``RulesModule`` with a documented default
 (``result``, ``summary_view``, ``describe_event``, ``dice_in_event``,
 ``order_template``, ``legal_actions``, ``demo_script``, ``case_prestate``,
-``case_check``, ``check_orders``, ``initial_reservations``): the engine calls
+``case_check``, ``check_orders``, ``initial_reservations``, ``dice_estimate``): the engine calls
 them directly and never looks a hook up by name, so mypy checks every
 override's signature.
 """
@@ -55,6 +55,7 @@ from __future__ import annotations
 
 import abc
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Protocol
 
 from pbem.errors import InvalidInput, NotFound, OrderError
@@ -310,6 +311,15 @@ class RulesModule(abc.ABC):
         """The rules hash recorded in every file: ``pbem.kit.digest.rules_digest`` over the game's
         code and data, the kit and the engine modules the rules run through (docs/kit.md)."""
 
+    def releases_file(self) -> Path | None:
+        """The game's ``releases.toml``: earlier releases of these rules and whether this copy still
+        plays their games (pbem.protocol.releases). By default the file beside the module's code."""
+        import sys
+
+        module = sys.modules.get(type(self).__module__)
+        where = getattr(module, "__file__", None)
+        return Path(where).resolve().parent / "releases.toml" if where else None
+
     @abc.abstractmethod
     def scenarios(self) -> list[str]:
         """Names of the scenarios this module can load."""
@@ -371,6 +381,15 @@ class RulesModule(abc.ABC):
     def initial_reservations(self, public: Any) -> dict[str, int]:
         """Strict dice: rolls each seat makes in its first file, reserved at genesis (e.g. weather)."""
         return {}
+
+    def dice_estimate(self, scenario: Scenario) -> int | None:
+        """The most rolls one seat may make in a game of ``scenario`` (None: no estimate).
+
+        Genesis sizes the players' seed trees from it when the proposer sets no
+        ``dice_depth`` (pbem.protocol.genesis.depth_for); None keeps the default
+        depth. A low estimate costs nothing but a new dice epoch in play.
+        """
+        return None
 
     def digest(self, public: Any) -> bytes:
         from pbem.formats import canonical

@@ -128,15 +128,18 @@ def deliver(players: dict[str, Player], gid: bytes, seat: str, text: str
     return f, d
 
 
-def demo_turns(players: dict[str, Player], gid: bytes) -> Iterator[tuple[str, str]]:
+def demo_turns(players: dict[str, Player], gid: bytes, steps: list[tuple[str, str]] | None = None
+               ) -> Iterator[tuple[str, str]]:
     """The France 1940 demo's files in order, as (seat, orders), for the caller to play (``deliver``).
 
     A dice release owed first comes as (seat, "") (strict dice, pbem.protocol.dicefiles);
-    `PASS-UNTIL` lines become the end-phase files they stand for.
+    `PASS-UNTIL` lines become the end-phase files they stand for. ``steps``: what is left of the
+    parsed script, to go on with a game already under way.
     """
-    script = rulesapi.get("use").demo_script("france-1940")
-    assert script is not None
-    steps = demo.parse_script(script)
+    if steps is None:
+        script = rulesapi.get("use").demo_script("france-1940")
+        assert script is not None
+        steps = demo.parse_script(script)
     watcher = next(iter(players.values()))
     while steps:
         pend = game.load(watcher.session, gamestore.game_dir(watcher.home, gid)).pending()

@@ -16,6 +16,8 @@ from types import ModuleType
 
 import pytest
 
+from pbem import __version__
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -135,7 +137,7 @@ def test_wheel_carries_every_template_and_scenario_file(tmp_path: Path) -> None:
                     if ln.startswith("Requires-Dist:") and "extra ==" not in ln]
     # tools/check_wheels.py (make wheels) checks what the wheel will ask pip for
     assert sorted(_check_wheels().install_requires(ROOT / "setup.cfg")) == sorted(requires)
-    data = "pbem-0.1.0.data/data/share/pbem/"
+    data = f"pbem-{__version__}.data/data/share/pbem/"
     for top in ("templates", "scenarios"):
         for f in (ROOT / top).rglob("*"):
             if f.is_file() and "__pycache__" not in f.parts:

@@ -92,7 +92,8 @@ def _option_lines(options: dict[str, Any]) -> list[str]:
            "(e.g. declare only the combats it will win); accept only if you trust every player"]
     for k, v in sorted(options.items()):
         if k == "dice_depth":
-            out.append(f"dice_depth: {v} (each player commits 2^{v} dice seeds for the whole game)")
+            out.append(f"dice_depth: {v} (each player commits 2^{v} dice seeds at a time; a new committed "
+                       "tree follows before they run out)")
         elif k == "dice_window":
             out.append(f"dice_window: {v} (" + ("not used in strict dice" if strict else
                                                  "rolls released ahead of the roller") + ")")

@@ -25,6 +25,7 @@ from pbem.errors import PbemError
 from pbem.play.game import Derived, Session, apply_engine_orders, derive, is_engine_phase
 from pbem.protocol import dice, schema, turnfile
 from pbem.protocol.context import EngineContext, EngineState, apply_releases, clone, payload_from_wire
+from pbem.protocol.dicefiles import apply_seed_root
 from pbem.protocol.genesis import initial_engine_state, joins_release, read_proposal
 from pbem.store.gamestore import GameStore
 
@@ -82,6 +83,7 @@ def audit(session: Session, store: GameStore, d: Derived | None = None) -> Audit
             # Dice releases and requests, end proposals and answers never reach the rules.
             try:
                 apply_engine_orders(params, est2, f.author, str(pub["phase"]), pub["orders"], rules.pending(public))
+                apply_seed_root(params, est2, f.author, pub)
                 apply_releases(params, est2, f.author, pub["releases"], require_window=True)
             except PbemError as e:
                 rep.violations.append(f"{who}: {e}")
@@ -108,6 +110,7 @@ def audit(session: Session, store: GameStore, d: Derived | None = None) -> Audit
         except PbemError as e:
             rep.violations.append(f"{who}: what it told another seat: {e}")
             return rep
+        apply_seed_root(params, est2, f.author, pub)
         apply_releases(params, est2, f.author, pub["releases"], require_window=True)
         public, est = out.public, est2
         privates.update(told)

@@ -182,6 +182,7 @@ def apply_turn(session: Session, d: Derived, f: SignedFile) -> None:
         out_public = d.public
     else:
         out_public, told_states = _replay_held(d, est, f, payload, public, parts)
+    dicefiles.apply_seed_root(d.params, est, f.author, public)  # a new dice epoch's root, when due
     apply_releases(d.params, est, f.author, public["releases"], require_window=True)
     try:
         digest = rules.digest(out_public)

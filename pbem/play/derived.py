@@ -21,11 +21,10 @@ from pbem.errors import (
     Replayed,
     StateError,
     TamperedCiphertext,
-    Unsupported,
 )
 from pbem.formats import canonical, padding
 from pbem.play import ending
-from pbem.protocol import dice, dicefiles, signedtime
+from pbem.protocol import dice, dicefiles, releases, signedtime
 from pbem.protocol.context import (
     EngineState,
     FileRejected,
@@ -301,14 +300,7 @@ def resume(session: Session, proposal: SignedFile, joins: list[SignedFile]) -> D
 
 def _open(session: Session, proposal: SignedFile) -> Derived:
     con = read_proposal(proposal)
-    if con.rules.rules_hash() != con.h["rules_hash"]:
-        same = con.h["rules_version"] == con.rules.version
-        raise Unsupported(
-            f"this game was played with {con.h['rules']} rules {con.h['rules_version']} "
-            + ("whose code or tables differ from this pbem's copy of the same version (a modified or "
-               "development build on one side)" if same else
-               f"whose hash differs from this pbem's ({con.rules.version})"),
-            hint="verify and play a game with the pbem release that started it")
+    releases.check_rules(con.rules, con.h)
     d = Derived(con=con, my_seats=con.seats_of(session.ident.card()), keys=Keyring(session.ident))
     d.roots[con.host] = proposal.header["seed_root"]
     if con.host in d.my_seats:

@@ -326,6 +326,7 @@ def produce_turn(session: Session, store: GameStore, d: Derived, orders_text: st
         p.private["orders"] = rules.private_orders(orders)
         p.private["state"] = out.private.get(seat, d.private)
         out_public = out.public
+    dicefiles.add_seed_root(d.params, est, d.tree(), seat, p.public)  # a new dice epoch's root, when due
     p.public["releases"] = make_releases(d.params, est, d.tree(), seat)
     # Game content stays out of the clear header (docs/protocol.md §7a).
     p.public["phase"] = phase

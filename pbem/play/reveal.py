@@ -27,8 +27,9 @@ from pbem.errors import AuthError, BrokenChain, Equivocation, InvalidInput, Repl
 from pbem.formats import canonical
 from pbem.play import ending
 from pbem.protocol import commit as commitments
-from pbem.protocol import dice, schema, signedtime, turnfile
+from pbem.protocol import schema, signedtime, turnfile
 from pbem.protocol.context import Opened
+from pbem.protocol.dicefiles import master_roots_match
 from pbem.protocol.turnfile import SignedFile
 from pbem.store.gamestore import GameStore
 
@@ -76,8 +77,7 @@ def add_reveal(d: Derived, store: GameStore, f: SignedFile) -> None:
     signedtime.check_follows(f, signedtime.last_time(d.log, d.con.proposal, d.joins.values()))
     ending.check_reveal_reason(d, store, f)
     m = _payload(f)
-    depth = d.params.depth
-    if dice.SeedTree(m["dice_master"], d.con.game_id, f.author, depth).root != d.roots[f.author]:
+    if not master_roots_match(d.params, d.est, f.author, m["dice_master"]):  # every dice epoch's
         raise RevealMismatch(f"{f.author}'s revealed dice secret does not match its committed seed root")
     opened: dict[str, Opened] = {}
     for ref, o in m["openings"].items():

@@ -62,6 +62,9 @@ class EngineState(TypedDict):
     revealed_rolls: dict[str, list[int] | None]  # secret rolls by ref "seat.k": None until revealed
     reserved: dict[str, int]  # strict dice: rolls reserved, by roller
     end: NotRequired[EndAgreement]
+    # The seed roots of dice epochs 1, 2, ... by seat, once a game outgrows its genesis trees:
+    # absent before, so a game that never does keeps its state (and cache) as it was.
+    epochs: NotRequired[dict[str, list[bytes]]]
 
 
 class FileRejected(AuthError):
@@ -85,8 +88,12 @@ class GameParams:
         Window mode: the next ``window`` rolls, ahead of time (more when the
         roller asked for more with a dice request). Strict mode: only the rolls
         reserved in an earlier signed file, so the action was fixed before
-        anyone released the seeds that decide it.
+        anyone released the seeds that decide it. Never past the trees every
+        seat has committed (``releasable``).
         """
+        return min(self._wanted(est, roller), self.releasable(est))
+
+    def _wanted(self, est: EngineState, roller: str) -> int:
         reserved = int(est["reserved"].get(roller, 0))
         if self.strict:
             return max(reserved, int(est["used"][roller]))
@@ -104,20 +111,59 @@ class GameParams:
         return max(reserved, int(est["used"][roller]) + 1)
 
     def release_owed(self, est: EngineState, roller: str) -> list[str]:
-        """The seats (in seat order) that still owe ``roller`` seeds before it can move."""
+        """The seats (in seat order) that still owe ``roller`` seeds before it can move.
+
+        First those whose seed root of the epoch those seeds fall in is not
+        committed yet (``roller`` itself among them): no seat releases a seed
+        of an epoch before every seat's root of it is fixed.
+        """
         need = self.release_needed(est, roller)
+        if need > self.releasable(est):
+            trees = (need - 1) // self.per_epoch + 1
+            late = [p for p in self.seats if self.trees(est, p) < trees]
+            if late:
+                return late
         return [p for p in self.seats if p != roller and len(est["released"][p][roller]) < need]
 
     def available(self, est: EngineState, roller: str) -> int:
         """How many of ``roller``'s slots every other seat has released."""
         return min((len(est["released"][p][roller]) for p in self.seats if p != roller), default=0)
 
-    def slot(self, roller: str, k: int) -> int:
-        i = dice.slot_index(self.seats.index(roller), k, len(self.seats))
-        if i >= (1 << self.depth):
-            raise StateError(f"{roller} has used every committed dice seed",
-                             hint="start a new game with a larger dice_depth option")
-        return i
+    # -- dice epochs (docs/protocol.md §11, "Epochs") --------------------------------------------
+    @property
+    def per_epoch(self) -> int:
+        return dice.per_epoch(self.depth, len(self.seats))
+
+    def locate(self, roller: str, k: int) -> tuple[int, int]:
+        """Roll ``k`` of ``roller``: (its dice epoch, its slot in every seat's tree of that epoch)."""
+        return dice.locate(self.seats.index(roller), k, len(self.seats), self.depth)
+
+    def trees(self, est: EngineState, seat: str) -> int:
+        """How many seed trees ``seat`` has committed (the genesis one included)."""
+        return 1 + len(est.get("epochs", {}).get(seat, []))
+
+    def root(self, est: EngineState, seat: str, epoch: int) -> bytes:
+        if epoch == 0:
+            return self.roots[seat]
+        later = est.get("epochs", {}).get(seat, [])
+        if epoch > len(later):
+            raise StateError(f"{seat} has not committed its seed root of dice epoch {epoch} yet",
+                             hint=f"wait for {seat}'s next file, then play again")
+        return later[epoch - 1]
+
+    def releasable(self, est: EngineState) -> int:
+        """How many rolls of each roller the trees every seat has committed hold."""
+        return self.per_epoch * min(self.trees(est, p) for p in self.seats)
+
+    def trees_due(self, est: EngineState) -> int:
+        """How many trees each seat must have committed by the end of a file.
+
+        One more as soon as some roller's wanted releases pass the middle of the
+        last tree: the new roots then travel in the files of play, well before
+        a seed of theirs is needed.
+        """
+        want = max(self._wanted(est, r) for r in self.seats)
+        return (want + self.per_epoch // 2) // self.per_epoch + 1
 
 
 def new_engine_state(seats: list[str]) -> EngineState:
@@ -140,11 +186,15 @@ def apply_releases(params: GameParams, est: EngineState, releaser: str,
         if not isinstance(w, list) or r.seat not in rel:
             raise FileRejected(f"{releaser} released a seed for unknown roller {r.seat!r}")
         k = len(rel[r.seat])
-        if r.index != params.slot(r.seat, k):
+        epoch, index = params.locate(r.seat, k)
+        if r.index != index:
             raise FileRejected(f"{releaser}'s seed release for {r.seat} is out of order")
+        if k >= params.releasable(est):
+            raise FileRejected(f"{releaser} released a seed of dice epoch {epoch} for {r.seat} before "
+                               "every seat's seed root of that epoch was committed")
         # SeedRelease.seat names the roller; the leaf is bound to the releaser's tree.
         dice.SeedRelease(releaser, r.index, r.seed, r.proof).check(
-            params.game_id, params.roots[releaser], params.depth)
+            params.game_id, params.root(est, releaser, epoch), params.depth)
         rel[r.seat].append(r.seed)
     if require_window:
         for roller, seeds in rel.items():
@@ -156,11 +206,12 @@ def apply_releases(params: GameParams, est: EngineState, releaser: str,
 
 def make_releases(params: GameParams, est: EngineState, tree: dice.SeedTree,
                   releaser: str) -> list[Any]:
+    """``releaser``'s releases due now; ``tree`` is its genesis tree (later epochs derive from it)."""
     out: list[Any] = []
     for roller, seeds in est["released"][releaser].items():
         for k in range(len(seeds), params.release_target(est, roller)):
-            idx = params.slot(roller, k)
-            r = tree.release(idx)
+            epoch, idx = params.locate(roller, k)
+            r = tree.for_epoch(epoch).release(idx)
             out.append(dice.SeedRelease(roller, idx, r.seed, r.proof).to_wire())
     return out
 
@@ -263,13 +314,15 @@ class EngineContext:
 
     def _own_release(self, k: int) -> dice.SeedRelease:
         assert self.tree is not None
-        return self.tree.release(self.params.slot(self.seat, k))
+        epoch, index = self.params.locate(self.seat, k)
+        return self.tree.for_epoch(epoch).release(index)
 
     def _check_own_release(self, w: Any, k: int) -> bytes:
         r = dice.SeedRelease.from_wire(w)
-        if r.seat != self.seat or r.index != self.params.slot(self.seat, k):
+        epoch, index = self.params.locate(self.seat, k)
+        if r.seat != self.seat or r.index != index:
             raise FileRejected(f"roll {k} of {self.seat}: the seed released is for another slot")
-        r.check(self.game_id, self.params.roots[self.seat], self.params.depth)
+        r.check(self.game_id, self.params.root(self.est, self.seat, epoch), self.params.depth)
         return r.seed
 
     def _next_record(self, sides: int, purpose: str, count: int, secret: bool) -> RollRecord:
@@ -327,7 +380,8 @@ class EngineContext:
                 raise FileRejected("a secret roll's values were published")
             if self.audit is not None:
                 assert self.tree is not None
-                values = self._values(k, self.tree.seed(self.params.slot(self.seat, k)), sides, count)
+                epoch, index = self.params.locate(self.seat, k)
+                values = self._values(k, self.tree.for_epoch(epoch).seed(index), sides, count)
                 sealed = self.audit["secret_rolls"].get(ref)
                 claimed = sealed.get("values") if sealed is not None else None
                 if claimed != values:
@@ -535,7 +589,7 @@ def payload_from_wire(public: Any, commits: list[Any], *, where: str = "a turn f
         raise InvalidInput("public part is not a map")
     need = {"orders", "rolls", "roller_seeds", "revealed", "releases", "openings", "events", "commits",
             "phase", "digest"}
-    if set(public) != need:
+    if set(public) - {"seed_root"} != need:  # a new dice epoch's root only where one is due
         raise InvalidInput("public part has missing or unknown fields")
     for k in need - {"orders", "phase", "digest"}:
         if not isinstance(public[k], list):

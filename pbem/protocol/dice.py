@@ -9,9 +9,11 @@ Roll number ``k`` of roller ``R`` takes one seed from every player: the slot
 and dice values come from the stream ``H("pbem/v1/dice-stream", K, j)`` by
 rejection sampling of 64-bit words, so a d6 is exactly uniform (no modulo bias).
 
-Why it is fair: every seed is fixed at genesis (committed by the roots, and the
-roots are countersigned by everyone before any seed is released), so no player
-can choose its input after seeing another's. As long as one player's seed is
+Why it is fair: every seed is fixed before any seed of its tree is released
+(committed by the roots: the genesis roots are countersigned by everyone first,
+and a later epoch's roots are all in signed files of the chain before a seed of
+that epoch goes out; pbem.protocol.dicefiles), so no player can choose its input
+after seeing another's. As long as one player's seed is
 uniformly random and unknown to the others when they fix theirs, ``K`` is
 uniform. Why the roller cannot re-roll: ``k`` is the next unused index, fixed
 by the file chain; re-running the tool or editing the folder yields the same
@@ -40,6 +42,7 @@ from pbem.formats.hashing import lhash
 DICE = "pbem/v1/dice"
 STREAM = "pbem/v1/dice-stream"
 SEED = "pbem/v1/seed"
+EPOCH = "pbem/v1/seed-epoch"
 MAX_SIDES = 1 << 32
 
 
@@ -54,6 +57,35 @@ def derive_seed(master: bytes, index: int) -> bytes:
 
 def slot_index(roller_index: int, k: int, nseats: int) -> int:
     return k * nseats + roller_index
+
+
+# --- dice epochs: one seed tree after another (docs/protocol.md §11, "Epochs") -----------------
+# A tree of 2^depth leaves holds ``per_epoch`` rolls of every roller. Roll k falls in epoch
+# k // per_epoch, at the slot its rank in that epoch gives in that epoch's tree: epoch 0 is the
+# genesis tree with today's slots, so a game that never leaves it is unchanged.
+
+
+def per_epoch(depth: int, nseats: int) -> int:
+    """How many rolls of each roller one tree holds."""
+    return max(1, (1 << depth) // nseats)
+
+
+def locate(roller_index: int, k: int, nseats: int, depth: int) -> tuple[int, int]:
+    """Roll ``k`` of a roller: (its epoch, its slot in that epoch's trees)."""
+    epoch, rank = divmod(k, per_epoch(depth, nseats))
+    return epoch, slot_index(roller_index, rank, nseats)
+
+
+def epoch_master(master: bytes, epoch: int) -> bytes:
+    """The master secret of a seat's tree of ``epoch`` (0: the genesis tree's own).
+
+    Derived from the one 32-byte master the genesis escrow seals and the reveal
+    publishes, so a lost folder is rebuilt and the audit checks every tree from it;
+    a later tree's seeds are as secret as the master until its seeds are released.
+    """
+    if epoch == 0:
+        return master
+    return hmac.digest(master, EPOCH.encode() + struct.pack(">Q", epoch), "sha256")
 
 
 # Each seed tree built in this process, by (master, game, seat, depth): a pure function of them
@@ -158,6 +190,12 @@ class SeedTree:
     @property
     def root(self) -> bytes:
         return self.tree.root
+
+    def for_epoch(self, epoch: int) -> SeedTree:
+        """This seat's tree of dice epoch ``epoch`` (this tree is epoch 0's)."""
+        if epoch == 0:
+            return self
+        return SeedTree(epoch_master(self.master, epoch), self.game, self.seat, self.depth)
 
     def release(self, index: int) -> SeedRelease:
         return SeedRelease(self.seat, index, self.seed(index), self.tree.proof(index))

@@ -27,7 +27,7 @@ from pbem.crypto import age
 from pbem.errors import InvalidInput, NotAddressedToYou, PbemError, StateError, Unsupported, WrongGame
 from pbem.formats import canonical, padding
 from pbem.formats.hashing import lhash
-from pbem.protocol import dice, schema, turnfile
+from pbem.protocol import dice, releases, schema, turnfile
 from pbem.protocol.context import EngineState, GameParams, make_releases, new_engine_state
 from pbem.protocol.identity import Card, Keys
 from pbem.protocol.turnfile import SignedFile
@@ -37,6 +37,25 @@ ZERO32 = bytes(32)
 # Strict dice by default: no roller can compute a roll before the action that
 # uses it is signed. Window mode is an explicit option the joiner accepts.
 DEFAULT_OPTIONS: dict[str, Any] = {"dice_depth": 13, "dice_window": 64, "strict_dice": True}
+MIN_DEPTH = 4  # read_proposal refuses a shallower seed tree
+
+
+def depth_for(rolls: int, nseats: int, options: dict[str, Any]) -> int:
+    """The smallest seed-tree depth whose genesis trees hold ``rolls`` rolls of every seat, with a margin.
+
+    ``rolls``: the rules' estimate (``RulesModule.dice_estimate``). The margin is
+    a quarter more, plus the window that window mode releases ahead, and the
+    trees must hold it before a new dice epoch falls due (past the middle of a
+    tree, pbem.protocol.context.GameParams.trees_due), so a game that keeps to
+    its estimate never needs one. Capped at the deepest tree a proposal may
+    have: a longer game moves on to new epochs in play.
+    """
+    need = rolls + rolls // 4 + (0 if options.get("strict_dice", True) else int(options["dice_window"]))
+    for depth in range(MIN_DEPTH, schema.MAX_DEPTH + 1):
+        per = dice.per_epoch(depth, nseats)
+        if per - per // 2 > need:
+            return depth
+    return schema.MAX_DEPTH
 
 
 # Scenarios loaded in this process, by (rules, version, scenario): one load per command,
@@ -188,7 +207,7 @@ def read_proposal(f: SignedFile) -> Constitution:
     opts = dict(DEFAULT_OPTIONS)
     opts.update(f.header["options"])
     depth, window = opts["dice_depth"], opts["dice_window"]
-    if not (type(depth) is int and 4 <= depth <= schema.MAX_DEPTH and type(window) is int
+    if not (type(depth) is int and MIN_DEPTH <= depth <= schema.MAX_DEPTH and type(window) is int
             and 1 <= window <= schema.MAX_WINDOW and isinstance(opts["strict_dice"], bool)):
         raise InvalidInput("proposal: dice options out of range")
     return Constitution(f, cards, opts)
@@ -212,9 +231,7 @@ def _check_shared_cards(f: SignedFile, cards: dict[str, Card]) -> None:
     except PbemError:
         raise InvalidInput("proposal: one player card holds two seats, and this pbem cannot load "
                            f"scenario {h['scenario']!r} of {h['rules']!r} to check that it allows it") from None
-    if scen.digest != h["scenario_hash"]:
-        raise Unsupported(f"scenario {h['scenario']} differs from this pbem's copy",
-                          hint="all players must run the same pbem release")
+    releases.check_scenario(rulesapi.get(h["rules"]), h, scen.digest)
     if most > scen.seats_per_player:
         raise InvalidInput(f"proposal: one player card holds {most} seats; scenario {scen.name} allows "
                            f"{scen.seats_per_player} per player",
@@ -230,15 +247,9 @@ def check_local_rules(con: Constitution) -> None:
     except PbemError:
         raise Unsupported(f"this pbem has no rules module {h['rules']!r}",
                           hint="install the pbem release that the host uses") from None
-    if rules.rules_hash() != h["rules_hash"]:
-        raise Unsupported(
-            f"rules {h['rules']} {h['rules_version']} differ from this pbem's "
-            f"({rules.version}): the rules hash does not match",
-            hint="all players must run the same pbem release; compare 'pbem --version'")
+    releases.check_rules(rules, h)  # its own rules, or a release it still plays (issue 16)
     scen = load_scenario(rules, h["scenario"])
-    if scen.digest != h["scenario_hash"]:
-        raise Unsupported(f"scenario {h['scenario']} differs from this pbem's copy",
-                          hint="all players must run the same pbem release")
+    releases.check_scenario(rules, h, scen.digest)
     if dice_mode(con.options) not in rules.dice_modes:
         raise Unsupported(f"rules {rules.name} do not support {dice_mode(con.options)} dice")
     if sorted(scen.seats) != sorted(con.cards):
@@ -280,6 +291,8 @@ def make_proposal(ident: Keys, *, rules_name: str, scenario: str, my_seat: str,
     opts.update(options)
     if not isinstance(opts["strict_dice"], bool):
         raise InvalidInput("strict_dice must be true or false")
+    if "dice_depth" not in options:
+        opts["dice_depth"] = estimated_depth(rules, scen, len(cards), opts)
     if dice_mode(opts) not in rules.dice_modes:
         raise Unsupported(f"rules {rules.name} do not support {dice_mode(opts)} dice",
                           hint=f"supported: {', '.join(rules.dice_modes)}")
@@ -294,6 +307,17 @@ def make_proposal(ident: Keys, *, rules_name: str, scenario: str, my_seat: str,
         "seed_root": tree.root, "escrow": _escrow(ident, master, rng),
     }
     return turnfile.seal(header, ident.sign)
+
+
+def estimated_depth(rules: rulesapi.RulesModule, scen: rulesapi.Scenario, nseats: int,
+                    opts: dict[str, Any]) -> int:
+    """The seed-tree depth for a proposal that sets none: from the rules' estimate, else the default."""
+    rolls = rules.dice_estimate(scen)
+    if rolls is None:
+        return int(DEFAULT_OPTIONS["dice_depth"])
+    if type(rolls) is not int or rolls < 0:
+        raise InvalidInput(f"rules {rules.name}: bad dice estimate {rolls!r} for scenario {scen.name}")
+    return depth_for(rolls, nseats, opts)
 
 
 def joining_seats(con: Constitution, card: Card) -> tuple[str, ...]:

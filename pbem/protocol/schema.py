@@ -91,6 +91,13 @@ class CommitMeta(TypedDict):
     ctx: str
 
 
+class SeedRootWire(TypedDict):
+    """The author's seed root of a new dice epoch (docs/protocol.md §11, "Epochs")."""
+
+    epoch: int
+    root: bytes
+
+
 class PublicPart(TypedDict):
     """A turn file's public part. ``phase`` and ``digest`` are set last, by the author's tool
     after the rules ran; every part on the wire has them."""
@@ -105,6 +112,7 @@ class PublicPart(TypedDict):
     commits: list[CommitMeta]
     phase: NotRequired[str]
     digest: NotRequired[bytes]
+    seed_root: NotRequired[SeedRootWire]  # only in a file that opens a dice epoch (pbem.protocol.context)
 
 
 class SecretRollRecord(TypedDict):
@@ -367,7 +375,11 @@ PRIVATE_KEYS = {"orders", "state", "openings", "secret_rolls", "events"}
 
 def public_part(p: Any, where: str) -> PublicPart:
     """A turn file's public part, as the engine and the rules read it."""
-    p_: dict[str, Any] = as_map(p, where, PUBLIC_KEYS)
+    p_: dict[str, Any] = as_map(p, where, PUBLIC_KEYS, optional=frozenset({"seed_root"}))
+    if "seed_root" in p_:
+        r_: dict[str, Any] = as_map(p_["seed_root"], f"{where} seed_root", {"epoch", "root"})
+        as_int(r_["epoch"], f"{where} seed_root epoch", 1)
+        as_bytes(r_["root"], f"{where} seed_root root", size=32)
     value(p_["orders"], f"{where} orders")
     _each(p_["rolls"], f"{where} rolls", MAX_ROLLS, roll)
     _each(p_["roller_seeds"], f"{where} roller_seeds", MAX_ROLLS, release)
