@@ -222,6 +222,39 @@ def game_end(c: Ctx, game_ref: str, vote: str | None, alone: str | None, outbox_
     _deliver(c, gs, d, files, outbox_only, lines)
 
 
+@game_group.command("handover")
+@click.argument("game_ref", metavar="GAME")
+@click.option("--seat", required=True, help="Your seat to hand over.")
+@click.option("--to", "card_file", required=True, type=click.Path(exists=True, dir_okay=False),
+              help="The substitute's player card (compare its fingerprint with the player first).")
+@click.option("-o", "--output", type=click.Path(dir_okay=False), default=None,
+              help="Where to write the game's archive for the substitute (default: GAME-handover-SEAT.pbem-archive).")
+@outbox_option
+@pass_ctx
+def game_handover(c: Ctx, game_ref: str, seat: str, card_file: str, output: str | None, outbox_only: bool) -> None:
+    """Hand one of your seats to another player, who plays it from then on.
+
+    Writes a signed handover file (mailed to the other players) and the game's
+    archive for the substitute, who takes the seat with 'pbem archive import'.
+    The substitute gets the seat's dice secret, private state and sealed
+    choices; nobody else does. Your tool reads nothing of the seat afterwards.
+    """
+    from pbem.play import archive, handover
+    from pbem.store.fsutil import atomic_write
+
+    check_seat(seat, where="--seat")
+    gs = store.find_game(c.home, game_ref)
+    card = handover.read_card(Path(card_file).read_bytes())
+    _load_repaired(c, gs)
+    f, d = game.hand_over(c.session(), gs, seat, card)
+    out = Path(output or f"{gs.root.name[:12]}-handover-{seat}.pbem-archive")
+    atomic_write(out, archive.export(gs), mode=0o600)
+    _deliver(c, gs, d, [f], outbox_only, [
+        f"seat {seat} handed to {card.name} <{card.email}> ({card.fingerprint}) (file {f.seq})",
+        f"send {out} to {card.name}, who takes the seat with 'pbem archive import {out}'",
+        _next_line(d)])
+
+
 @cli.command()
 @click.argument("game_ref", metavar="GAME")
 @click.option("--orders", "orders_file", type=click.Path(exists=True, dir_okay=False),

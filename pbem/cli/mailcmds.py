@@ -96,6 +96,13 @@ def _report_received(c: Ctx, results: list[Any]) -> list[PbemError]:
             # Reported when it was first met; a one-line note, not a failure, ever after.
             click.echo(f"{name}: skipped, in quarantine since an earlier run: {r.skipped}", err=True)
             continue
+        if r.error is not None and _waits_for_join(c, r):
+            # Three or more players: another player's join can arrive before this player has
+            # joined. It is kept (intake/pending) and taken in by the first receive after joining.
+            what = f" ({r.what})" if r.what else ""
+            click.echo(f"{name}{what}: kept until you join that game (you have its invitation); "
+                       "'pbem receive' after 'pbem game join' takes it in")
+            continue
         if r.error is not None:
             what = f" ({r.what})" if r.what else ""
             click.echo(f"{name}{what}: refused: {type(r.error).__name__}: {r.error}", err=True)
@@ -111,6 +118,19 @@ def _report_received(c: Ctx, results: list[Any]) -> list[PbemError]:
         if rec.status == "invitation":
             click.echo(f"  join it with: pbem game join {c.home.invitations / (rec.game.hex() + '.pbem')}")
     return failed
+
+
+def _waits_for_join(c: Ctx, r: Any) -> bool:
+    """A file refused only because this home has not joined its game yet, whose invitation it holds."""
+    from pbem.errors import WrongGame
+
+    if not isinstance(r.error, WrongGame) or not c.home.invitations.is_dir():
+        return False
+    try:
+        gid = turnfile.parse(r.found.data).game
+    except PbemError:
+        return False
+    return (c.home.invitations / (gid.hex() + ".pbem")).is_file()
 
 
 @cli.command()

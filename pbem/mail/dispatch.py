@@ -48,7 +48,8 @@ def mails_for(session: Session, d: Derived, f: turnfile.SignedFile, body: Body |
     """
     if body is None:
         body = body_setting(session.home).for_game(d.con.game_id)
-    author = d.con.cards.get(f.author)
+    # a handover's author seat now names the substitute's card: the mail is the sender's own
+    author = d.con.cards.get(f.author) if f.kind != "handover" else None
     sender = author.email if author else session.ident.email
     when = datetime.datetime.fromtimestamp(int(f.header["time"]), datetime.UTC)
     base = outbox_name(f)

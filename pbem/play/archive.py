@@ -24,6 +24,7 @@ from pbem.errors import (
     WrongGame,
 )
 from pbem.formats import canonical
+from pbem.play import handover
 from pbem.play.game import Derived, Session, derive, save_cache
 from pbem.protocol import turnfile
 from pbem.protocol.genesis import read_proposal
@@ -87,6 +88,8 @@ def precheck(files: list[turnfile.SignedFile]) -> None:
             raise InvalidInput(f"archive entry {i} names seat {f.author!r}, which is not in this game",
                                hint="the file was not written by a player of this game; leave it out")
         f.verify_signature(con.cards[f.author].signing_key)
+        if f.kind == handover.KIND:  # from here on, the seat signs with its substitute's card
+            con = handover.follow(con, [f])
         place = (f.seq, f.kind, f.author)
         if places.setdefault(place, f.raw) != f.raw:
             raise Equivocation(f"seat {f.author} signed two different {f.kind} files with sequence number {f.seq}",
@@ -121,7 +124,8 @@ def _check_observer(session: Session, files: list[turnfile.SignedFile]) -> None:
     """A player who holds no seat reads a game only through its reveals (they publish the file
     keys): refuse, saying when to come back, rather than failing on the first sealed file."""
     con = read_proposal(files[0])
-    if con.seats_of(session.ident.card()):
+    # A substitute (pbem.play.handover) takes its seat by importing the game's archive.
+    if con.seats_of(session.ident.card()) or handover.follow(con, files).seats_of(session.ident.card()):
         return
     missing = sorted(set(con.seats) - {f.author for f in files if f.kind == "reveal"})
     if missing:
@@ -167,7 +171,7 @@ def from_files(blobs: list[bytes], on_error: Callable[[int, PbemError], None] | 
             on_error(i, e)
             continue
         by_game.setdefault(f.game, {})[f.raw] = f
-    order = {"proposal": 0, "join": 1, "turn": 2, "reveal": 3}
+    order = {"proposal": 0, "join": 1, "turn": 2, "handover": 2, "reveal": 3}
     out = {}
     for game, files in by_game.items():
         ordered = sorted(files.values(), key=lambda f: (f.seq, order[f.kind], f.author))

@@ -10,6 +10,7 @@ from typing import Any, cast
 
 from pbem import rulesapi
 from pbem.errors import (
+    BadSignature,
     BrokenChain,
     Equivocation,
     OutOfOrder,
@@ -46,12 +47,14 @@ def check_turn_place(store: GameStore, d: Derived, f: SignedFile) -> None:
                          hint="receive the missing join files first")
     expected = d.seq + 1
     if f.seq < expected:
-        same = [x for x in store.find(f.seq, "turn")]
+        same = _at(store, f.seq)
         if same and same[0].read() == f.raw:
             raise Replayed(f"file {f.seq} from {f.author} was received already")
         if f.author in d.con.cards:
-            f.verify_signature(d.con.cards[f.author].signing_key)
-            if same and same[0].author == f.author:
+            # A seat handed over (pbem.play.handover) signed its older files with an older card:
+            # equivocation is two files for one place signed by one key.
+            key = signed_as(d, f)
+            if same and same[0].author == f.author and signed_by(turnfile.parse(same[0].read()), key):
                 for raw in (f.raw, same[0].read()):
                     name = f"{f.seq:06d}-{f.author}-{turnfile.file_hash(raw).hex()[:16]}.pbem"
                     store.add_evidence(name, raw)
@@ -70,9 +73,31 @@ def check_turn_place(store: GameStore, d: Derived, f: SignedFile) -> None:
     check_attest(stored_turn(store, d.seq), f)
 
 
+def signed_by(f: SignedFile, key: bytes) -> bool:
+    try:
+        f.verify_signature(key)
+    except BadSignature:
+        return False
+    return True
+
+
+def signed_as(d: Derived, f: SignedFile) -> bytes:
+    """The key, of those that held ``f``'s seat (its card now, or before a handover), that signed ``f``."""
+    for key in d.past_keys.get(f.author, []):
+        if signed_by(f, key):
+            return key
+    f.verify_signature(d.con.cards[f.author].signing_key)
+    return bytes(d.con.cards[f.author].signing_key)
+
+
+def _at(store: GameStore, seq: int) -> list[Any]:
+    """This home's file at place ``seq`` of the chain: a turn file, or a handover (pbem.play.handover)."""
+    return [x for kind in turnfile.CHAIN_KINDS for x in store.find(seq, kind)] if seq >= 1 else []
+
+
 def stored_turn(store: GameStore, seq: int) -> SignedFile | None:
-    """This home's turn file ``seq`` (None for the genesis, or when it holds none)."""
-    have = store.find(seq, "turn") if seq >= 1 else []
+    """This home's file at place ``seq`` of the chain (None for the genesis, or when it holds none)."""
+    have = _at(store, seq)
     return turnfile.parse(have[0].read()) if have else None
 
 

@@ -103,6 +103,8 @@ class Derived:
     focus: str | None = None
     #: seat -> the sides it plays (``Scenario.side_map``), known once the game has started
     sides: dict[str, list[str]] = field(default_factory=dict)
+    #: seat -> the signing keys of the cards that held it before a handover (pbem.play.handover)
+    past_keys: dict[str, list[bytes]] = field(default_factory=dict)
 
     @property
     def log(self) -> list[dict[str, Any]]:

@@ -28,7 +28,7 @@ from pbem.errors import (
     WrongGame,
 )
 from pbem.formats import canonical, padding
-from pbem.play import ending, reveal
+from pbem.play import ending, handover, reveal
 from pbem.play.chain import (
     apply_engine_orders,
     apply_turn,
@@ -37,6 +37,8 @@ from pbem.play.chain import (
     copy_engine_state,
     is_engine_phase,
     prev_attest,
+    signed_by,
+    stored_turn,
 )
 from pbem.play.derived import Derived, Keyring, Session, add_join, begin, resume
 from pbem.protocol import dicefiles, signedtime, turnfile
@@ -59,7 +61,7 @@ from pbem.store.gamestore import GameStore, game_dir
 
 # The public face of a game's operations: callers import these from here.
 __all__ = ["Derived", "Keyring", "Received", "Session", "add_join", "apply_engine_orders", "apply_turn", "begin",
-           "check_orders", "check_turn_place", "create", "derive", "end", "end_all", "glance_facts",
+           "check_orders", "check_turn_place", "create", "derive", "end", "end_all", "glance_facts", "hand_over",
            "is_engine_phase", "join", "join_seats", "load", "my_move", "outbox_name", "peek", "play", "prev_attest",
            "produce_turn", "receive", "refresh_glance", "repair", "save_cache", "unmailed"]
 
@@ -75,7 +77,11 @@ def derive(session: Session, store: GameStore, progress: Progress | None = None)
     d = begin(session, turnfile.parse(files[0].read()))
     parsed = [(sf, turnfile.parse(sf.read())) for sf in files[1:]]
     # Reveals publish file keys; load them first so a seatless observer can read the game.
-    reveal.preload_keys(d, [f for _, f in parsed if f.kind == "reveal"])
+    # A handover to this player does too, for the parts sealed to the departing player.
+    handovers = [f for _, f in parsed if f.kind == handover.KIND]
+    reveal.preload_keys(d, [f for _, f in parsed if f.kind == "reveal"],
+                        handover.follow(d.con, handovers).cards if handovers else None)
+    handover.preload(session, d, handovers)
     last_turn: SignedFile | None = None
     for i, (sf, f) in enumerate(parsed, start=1):
         if progress is not None:
@@ -87,6 +93,9 @@ def derive(session: Session, store: GameStore, progress: Progress | None = None)
                 raise BrokenChain(f"stored file {sf.path.name} does not follow file {d.seq}")
             check_attest(last_turn, f)
             apply_turn(session, d, f)
+            last_turn = f
+        elif f.kind == handover.KIND:
+            handover.apply(session, store, d, f, last_turn)
             last_turn = f
         elif f.kind == "reveal":
             reveal.add_reveal(d, store, f)
@@ -208,7 +217,8 @@ def load(session: Session, store: GameStore) -> Derived:
     files = store.files()
     cache = store.load_cache()
     if (cache is None or not files or cache.get("key") != _cache_key(files)
-            or any(sf.kind == "reveal" for sf in files) or any(k not in cache for k in (*CACHED, *CACHED_LOG))):
+            or any(sf.kind in ("reveal", handover.KIND) for sf in files)
+            or any(k not in cache for k in (*CACHED, *CACHED_LOG))):
         return derive(session, store)
     # No initial state is built only to be replaced by the cached one.
     resumed = resume(session, turnfile.parse(files[0].read()),
@@ -240,7 +250,8 @@ def peek(card: Card, store: GameStore) -> Derived | None:
     files = store.files()
     cache = store.load_cache()
     if (cache is None or not files or files[0].kind != "proposal" or cache.get("key") != _cache_key(files)
-            or any(sf.kind == "reveal" for sf in files) or any(k not in cache for k in (*CACHED, *CACHED_LOG))):
+            or any(sf.kind in ("reveal", handover.KIND) for sf in files)
+            or any(k not in cache for k in (*CACHED, *CACHED_LOG))):
         return None
     con = read_proposal(turnfile.parse(files[0].read()))
     d = Derived(con=con, my_seats=con.seats_of(card))
@@ -459,10 +470,12 @@ def receive(session: Session, data: bytes) -> Received:
     props = store.find(0, "proposal")
     if not props:
         raise NotFound(f"game folder {store.root} holds no proposal")
-    con = read_proposal(turnfile.parse(props[0].read()))
+    # the cards of now: a seat handed over signs with its substitute's (pbem.play.handover)
+    con, past = handover.in_store(read_proposal(turnfile.parse(props[0].read())), store)
     if f.author not in con.cards:
         raise FileRejected(f"file {f.seq} names seat {f.author!r}, which is not in this game")
-    f.verify_signature(con.cards[f.author].signing_key)
+    if not any(signed_by(f, key) for key in past.get(f.author, [])):  # an older card: a place below ours
+        f.verify_signature(con.cards[f.author].signing_key)
     # Only on intake: a stored game replayed later has no "now" to compare with.
     signedtime.check_not_future(f, session.clock())
     d = load(session, store)
@@ -473,15 +486,18 @@ def receive(session: Session, data: bytes) -> Received:
         store.add(0, "join", f.author, data)
         save_cache(store, d)
         return Received(f.game, f.kind, 0, f.author, "added")
-    if f.kind == "turn":
+    if f.kind in turnfile.CHAIN_KINDS:
         try:
             check_turn_place(store, d, f)
         except Replayed:
-            if any(x.read() == data for x in store.find(f.seq, "turn")):
+            if any(x.read() == data for x in store.find(f.seq, f.kind)):
                 return Received(f.game, f.kind, f.seq, f.author, "duplicate")
             raise
-        apply_turn(session, d, f)
-        store.add(f.seq, "turn", f.author, data)
+        if f.kind == "turn":
+            apply_turn(session, d, f)
+        else:
+            handover.apply(session, store, d, f, stored_turn(store, d.seq))
+        store.add(f.seq, f.kind, f.author, data)
         save_cache(store, d)
         return Received(f.game, f.kind, f.seq, f.author, "added")
     if f.kind == "reveal":
@@ -492,6 +508,21 @@ def receive(session: Session, data: bytes) -> Received:
         store.add(f.seq, "reveal", f.author, data)
         return Received(f.game, f.kind, f.seq, f.author, "added")
     raise Unsupported(f"receiving {f.kind} files is not supported")
+
+
+def hand_over(session: Session, store: GameStore, seat: str, card: Card) -> tuple[SignedFile, Derived]:
+    """Hand this player's ``seat`` to the player of ``card`` (pbem.play.handover): checked as every
+    receiver will check it, then stored and queued for every player, the substitute included."""
+    repair(session, store)
+    d = load(session, store)
+    data = handover.make(session, store, d, seat, card)
+    f = turnfile.parse(data)
+    check_turn_place(store, d, f)
+    handover.apply(session, store, d, f, stored_turn(store, d.seq))
+    store.add(f.seq, f.kind, f.author, data)
+    store.put_outbox(outbox_name(f), data)
+    save_cache(store, d)
+    return f, d
 
 
 def end(session: Session, store: GameStore, unilateral: str = "") -> tuple[SignedFile, Derived]:

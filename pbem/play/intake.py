@@ -41,7 +41,7 @@ class FoundFile:
     source: str  # where it was found, for messages: "turn.eml part 3", "imap INBOX uid 7"
 
 
-_KIND_ORDER = {"proposal": 0, "join": 1, "turn": 2, "reveal": 3}
+_KIND_ORDER = {"proposal": 0, "join": 1, "turn": 2, "handover": 2, "reveal": 3}
 Status = Literal["added", "duplicate", "invitation", "error", "quarantined"]
 
 # A stranger can mail any number of bad files: past these, a poison file's

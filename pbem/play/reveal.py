@@ -20,7 +20,7 @@ an agreement that not every seat signed is refused.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from pbem.crypto import age
 from pbem.errors import AuthError, BrokenChain, Equivocation, InvalidInput, Replayed, StateError, WrongGame
@@ -46,18 +46,20 @@ def _payload(f: SignedFile) -> schema.RevealPayload:
     return schema.reveal_payload(m, f"reveal {f.seq} by {f.author}: payload")
 
 
-def _check_sig(d: Derived, f: SignedFile) -> None:
+def _check_sig(d: Derived, f: SignedFile, cards: dict[str, Any] | None = None) -> None:
+    cards = d.con.cards if cards is None else cards
     if f.game != d.con.game_id:
         raise WrongGame("this reveal belongs to another game")
-    if f.author not in d.con.cards:
+    if f.author not in cards:
         raise InvalidInput(f"reveal from seat {f.author!r}, which is not in this game",
                            hint="a reveal from a stranger is ignored")
-    f.verify_signature(d.con.cards[f.author].signing_key)
+    f.verify_signature(cards[f.author].signing_key)
 
 
-def preload_keys(d: Derived, reveals: list[SignedFile]) -> None:
+def preload_keys(d: Derived, reveals: list[SignedFile], cards: dict[str, Any] | None = None) -> None:
+    """``cards``: the seats' cards at the end of the chain, where a seat was handed over (pbem.play.handover)."""
     for f in reveals:
-        _check_sig(d, f)
+        _check_sig(d, f, cards)
         for label, key in _payload(f)["file_keys"].items():
             d.keyring.file_keys.setdefault(label, key)
 
@@ -137,8 +139,10 @@ def make_reveal(session: Session, store: GameStore, d: Derived, unilateral: str 
         if sf.kind != "turn":
             continue
         h = turnfile.parse(sf.read()).header
-        keys[f"{sf.seq}/public"] = age.unwrap_file_key(h["public"], [ident.age_key()])
-        keys[f"{sf.seq}/{d.my_seat}"] = age.unwrap_file_key(h["private"][d.my_seat], [ident.age_key()])
+        # A seat taken over (pbem.play.handover) opens the parts before the handover with the
+        # file keys the handover gave it: the same keys, so the same reveal.
+        for label, blob in ((f"{sf.seq}/public", h["public"]), (f"{sf.seq}/{d.my_seat}", h["private"][d.my_seat])):
+            keys[label] = d.keyring.file_keys.get(label) or age.unwrap_file_key(blob, [ident.age_key()])
     openings = {ref: d.secrets["openings"][ref] for ref, c in d.est["commits"].items()
                 if c["seat"] == d.my_seat and ref not in d.est["opened"] and ref in d.secrets["openings"]}
     header = {

@@ -292,7 +292,7 @@ class Replay:
 
 def replay(session: Session, store: GameStore) -> Replay:
     """Replay every file of the game as ``game.derive`` does, keeping the state after each turn file."""
-    from pbem.play import reveal
+    from pbem.play import handover, reveal
 
     files = store.files()
     if not files or files[0].kind != "proposal":
@@ -300,7 +300,11 @@ def replay(session: Session, store: GameStore) -> Replay:
     d = begin(session, turnfile.parse(files[0].read()))
     rp = Replay(d, initial=d.public)
     parsed = [(sf, turnfile.parse(sf.read())) for sf in files[1:]]
-    reveal.preload_keys(d, [f for _, f in parsed if f.kind == "reveal"])
+    handovers = [f for _, f in parsed if f.kind == handover.KIND]
+    reveal.preload_keys(d, [f for _, f in parsed if f.kind == "reveal"],
+                        handover.follow(d.con, handovers).cards if handovers else None)
+    handover.preload(session, d, handovers)
+    last: turnfile.SignedFile | None = None
     for sf, f in parsed:
         if f.kind == "join":
             add_join(session, d, f)
@@ -312,11 +316,18 @@ def replay(session: Session, store: GameStore) -> Replay:
             # The rules' own decision before the file (a dice release inside a turn belongs to it).
             before = d.rules_pending()
             apply_turn(session, d, f)
+            last = f
             pub = d.keyring.open(f"{f.seq}/public", f.header["public"], f"the public part of file {f.seq}")
             log = d.log[-1]
             rp.files.append(FileRecord(f.seq, f.author, str(log["phase"]), int(log["time"]), list(log["events"]),
                                        d.public, list(pub.get("rolls", [])),
                                        before.turn if before is not None else None))
+        elif f.kind == handover.KIND:  # a seat changes hands: listed as a file with no events
+            handover.apply(session, store, d, f, last)
+            last = f
+            log = d.log[-1]
+            rp.files.append(FileRecord(f.seq, f.author, str(log["phase"]), int(log["time"]), [], d.public, [],
+                                       None))
         elif f.kind == "reveal":
             reveal.add_reveal(d, store, f)
     return rp

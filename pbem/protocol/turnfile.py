@@ -62,7 +62,13 @@ KINDS: dict[str, dict[str, type | tuple[type, ...]]] = {
     # End of game: opens everything the author still holds sealed, in the clear,
     # so that anyone holding the archive can audit the game with no private key.
     "reveal": {"reason": str, "payload": bytes},
+    # A seat passes to a substitute (pbem.play.handover): the substitute's card, and ``part``,
+    # sealed to that card alone, with what the seat knew. It takes the next place in the
+    # chain like a turn file, and carries the same ``prev_attest``.
+    "handover": {"card": bytes, "part": bytes, "prev_attest": list},
 }
+#: the kinds that take a place (``seq``) in the turn chain
+CHAIN_KINDS = ("turn", "handover")
 
 
 def file_hash(data: bytes) -> bytes:
@@ -236,6 +242,18 @@ def _check_header(h: dict[str, Any]) -> None:
     # thousands of cards costs one len() here).
     schema.header(h)
     _check_names(kind, h)
+    if kind == "handover":
+        if len(h["part"]) > MAX_PART or len(h["card"]) > schema.MAX_CARD:
+            raise LimitExceeded("handover: its card or its part is too large")
+        if h["seq"] < 1:
+            raise InvalidInput("handover header: a handover follows the genesis (seq 1 or more)")
+    if kind in CHAIN_KINDS:
+        # File 1 follows the genesis, which no single signed statement covers.
+        if h["seq"] == 1:
+            if h["prev_attest"]:
+                raise InvalidInput(f"{kind} header: file 1 attests no previous file (prev_attest must be [])")
+        else:
+            Attestation.from_wire(h["prev_attest"])
     if kind == "turn":
         if len(h["public"]) > MAX_PART:
             raise LimitExceeded("public part is too large")
@@ -244,12 +262,6 @@ def _check_header(h: dict[str, Any]) -> None:
                 raise InvalidInput(f"private part for {seat!r} is malformed or too large")
         if not all(isinstance(c, bytes) and len(c) == 32 for c in h["commits"]):
             raise InvalidInput("turn header: every commitment must be a 32-byte digest")
-        # File 1 follows the genesis, which no single signed statement covers.
-        if h["seq"] == 1:
-            if h["prev_attest"]:
-                raise InvalidInput("turn header: file 1 attests no previous file (prev_attest must be [])")
-        else:
-            Attestation.from_wire(h["prev_attest"])
 
 
 def _check_names(kind: str, h: dict[str, Any]) -> None:

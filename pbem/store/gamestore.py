@@ -36,7 +36,7 @@ from pbem.store.fsutil import atomic_write, make_dirs
 from pbem.store.glance import GLANCE, NAME_RE
 from pbem.store.paths import Home, safe_join
 
-KINDS = ("proposal", "join", "turn", "reveal")
+KINDS = ("proposal", "join", "turn", "reveal", "handover")
 # 2: the secrets moved out of cache.bin into cache-private.age; a version-1
 # cache (secrets in clear) is ignored and replaced by the next write.
 # 3: the event log moved out of cache.bin into log.bin (cache.bin names its length).

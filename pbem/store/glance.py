@@ -21,8 +21,8 @@ import struct
 from typing import Any
 
 # The seat part follows pbem.formats.names: a file named otherwise is not one of ours and is ignored.
-NAME_RE = re.compile(r"^(\d{6})-(proposal|join|turn|reveal)-([a-z][a-z0-9-]{0,31})\.pbem$")
-KIND_ORDER = {"proposal": 0, "join": 1, "turn": 2, "reveal": 3}
+NAME_RE = re.compile(r"^(\d{6})-(proposal|join|turn|reveal|handover)-([a-z][a-z0-9-]{0,31})\.pbem$")
+KIND_ORDER = {"proposal": 0, "join": 1, "turn": 2, "handover": 2, "reveal": 3}
 GLANCE = "glance.json"
 VERSION = 1
 # pbem.protocol.turnfile.FILE_HASH (tests/test_speed_structure.py checks that they agree).
