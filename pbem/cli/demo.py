@@ -85,12 +85,14 @@ class Demo:
         self.log = (out / "log.txt").open("w", encoding="utf-8")
         self.exe = [sys.executable, "-m", "pbem.cli"]
         self.sent = 0
+        self.homes: dict[str, str] = {}  # seat -> the home folder playing it, after a handover
 
     def home(self, seat: str) -> Path:
-        return self.out / "homes" / seat
+        return self.out / "homes" / self.homes.get(seat, seat)
 
     def run(self, seat: str, *args: str, ok: bool = True) -> str:
-        env = {**os.environ, "PBEM_PASSPHRASE": f"demo passphrase of {seat}", "PBEM_INSECURE_SEED": self.seed}
+        who = self.homes.get(seat, seat)
+        env = {**os.environ, "PBEM_PASSPHRASE": f"demo passphrase of {who}", "PBEM_INSECURE_SEED": self.seed}
         env.pop("PBEM_HOME", None)
         cmd = [*self.exe, "--home", str(self.home(seat)), *args]
         t = time.perf_counter()
@@ -156,6 +158,8 @@ def main() -> None:
     ap.add_argument("--scenario", default="france-1940")
     ap.add_argument("--seed", default="pbem demo 1",
                     help="Fixed randomness so the demo replays identically ('' for real randomness).")
+    ap.add_argument("--handover", metavar="SEAT@N", default="",
+                    help="After file N, SEAT hands its seat over to a substitute player (a new home).")
     ap.add_argument("--dice", choices=("strict", "window"), default="strict",
                     help="The game's dice mode (strict, the default: nobody can know a roll before the "
                          "action using it is signed; window: the game option strict_dice=false).")
@@ -186,7 +190,9 @@ def play(d: Demo, a: argparse.Namespace, out: Path, rules: rulesapi.RulesModule,
     print(f"pbem demo: {rules.title}, scenario {scen.title}; seats {', '.join(seats)}")
     _make_players(d, out, seats, boxes, port)
     game_id = _open_game(d, a, out, seats, host)
-    per_turn = _play_script(d, out, seats, host, game_id, list((script and parse_script(script)) or []))
+    handover = tuple(a.handover.split("@")) if a.handover else None
+    per_turn = _play_script(d, out, seats, host, game_id, list((script and parse_script(script)) or []),
+                            boxes, port, handover)
     print(f"  emails per game turn ({a.dice} dice): "
           + ", ".join(f"{t}: {n}" for t, n in per_turn.items()))
     for s in seats:
@@ -238,7 +244,8 @@ def _open_game(d: Demo, a: argparse.Namespace, out: Path, seats: list[str], host
 
 
 def _play_script(d: Demo, out: Path, seats: list[str], host: str, game_id: str,
-                 steps: list[tuple[str, str]]) -> dict[str, int]:
+                 steps: list[tuple[str, str]], boxes: dict[str, Path], port: int,
+                 handover: tuple[str, ...] | None) -> dict[str, int]:
     """Play the script's order files in turn; returns the files sent per game turn."""
     i = 0
     per_turn: dict[str, int] = {}
@@ -261,7 +268,30 @@ def _play_script(d: Demo, out: Path, seats: list[str], host: str, game_id: str,
         i += 1
         per_turn[turn] = per_turn.get(turn, 0) + 1
         _play_file(d, out, seats, game_id, i, seat, text)
+        if handover is not None and str(i) == handover[1]:
+            _hand_over(d, out, seats, game_id, handover[0], boxes, port)
     return per_turn
+
+
+def _hand_over(d: Demo, out: Path, seats: list[str], game_id: str, seat: str, boxes: dict[str, Path],
+               port: int) -> None:
+    """``seat``'s player leaves the campaign: a substitute makes an identity, its player's card
+    goes to the leaving player, who writes the handover (mailed to the others) and the game's
+    archive; the substitute imports it and plays the seat from its own home from now on."""
+    sub = f"{seat}2"
+    boxes[sub] = out / "maildirs" / sub  # the mail server delivers to <local part>@ by this map
+    d.run(sub, "key", "new", "--name", f"{seat.title()} Substitute", "--email", f"{sub}@example.org")
+    d.run(sub, "key", "card", "-o", str(out / f"{sub}.card"))
+    (d.home(sub) / "config" / "config.toml").write_text(
+        f'[mail]\nfrom = "{seat.title()} Substitute <{sub}@example.org>"\nsmtp_host = "127.0.0.1"\n'
+        f'smtp_port = {port}\nsmtp_security = "none"\nmaildir = "{boxes[sub]}"\n', encoding="utf-8")
+    archive = out / f"handover-{seat}.pbem-archive"
+    d.run(seat, "game", "handover", game_id, "--seat", seat, "--to", str(out / f"{sub}.card"), "-o", str(archive))
+    f = d.carry(d.newest_outbox(seat))
+    _receive_all(d, seats, seat)
+    print(f"  {seat} hands the seat over to a substitute player: {f.name}, and the archive {archive.name}")
+    d.homes[seat] = sub
+    print("  " + d.run(seat, "archive", "import", str(archive)).strip().replace("\n", "\n  ") + f"   [{sub}]")
 
 
 def _play_file(d: Demo, out: Path, seats: list[str], game_id: str, i: int, seat: str, text: str) -> None:

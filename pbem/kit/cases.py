@@ -27,14 +27,31 @@ Several ORDERS blocks may follow one another (applied in order, each by the
 seat it names). Instead of POSTSTATE a case may say ``EXPECT ILLEGAL <rule>``
 (or ``EXPECT INVALID`` / ``EXPECT AMBIGUOUS``): the last ORDERS block must be
 refused with that error class and, for ILLEGAL, that rule number; earlier
-blocks must succeed. The game's rules module turns PRESTATE lines into a state
-(``RulesModule.case_prestate``) and checks POSTSTATE lines
-(``RulesModule.case_check``); the engine owns the rest.
+blocks must succeed. Where the text gives one restriction in two places, the
+rule may be ``A | B`` (the refusal cites either) or ``A & B`` (the refusal's
+errors, together, cite both); the two cannot be mixed. The game's rules module
+turns PRESTATE lines into a state (``RulesModule.case_prestate``) and checks
+POSTSTATE lines (``RulesModule.case_check``); the engine owns the rest.
+
+Two POSTSTATE statements belong to the engine, not the game (the game never
+sees them), and check the public events the case's files recorded with
+``ctx.event``: a combat's dice, modifiers and result, a supply reduction::
+
+    EVENT KIND [PATH=VALUE ...]      an event of that kind whose fields match
+    NO-EVENT KIND [PATH=VALUE ...]   no event of that kind matches
+
+PATH is a field name, or a dotted path into nested fields (``att_parts.supply``,
+``attackers.0``); a value matches as text (numbers as written, ``true``/``false``,
+``none`` also for a missing field, a list as its items joined by commas). Quote
+a path or value holding spaces (``"att_parts.will commit=1"``). EVENT lines match
+events in order: each matches the event the previous EVENT line matched or a later
+one (so several lines may check one long event, and a case can say what came first).
 """
 
 from __future__ import annotations
 
 import copy
+import shlex
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -62,6 +79,7 @@ class Case:
     dice: list[int] = field(default_factory=list)
     orders: list[OrdersBlock] = field(default_factory=list)
     poststate: list[tuple[int, str]] = field(default_factory=list)
+    events: list[tuple[int, str]] = field(default_factory=list)  # POSTSTATE's EVENT / NO-EVENT lines
     expect: tuple[str, str | None] | None = None  # ("ILLEGAL", "4.2.3")
     strict: bool = True  # DICE-MODE: strict (the game default) or window
 
@@ -112,6 +130,8 @@ def parse_case(path: Path) -> Case:
                 kind, _, rule = rest.partition(" ")
                 if kind not in {"ILLEGAL", "INVALID", "AMBIGUOUS"}:
                     raise InvalidInput(f"{path}:{no}: EXPECT takes ILLEGAL, INVALID or AMBIGUOUS")
+                if "|" in rule and "&" in rule:
+                    raise InvalidInput(f"{path}:{no}: EXPECT rules are either A | B or A & B, not both")
                 case.expect = (kind, rule.strip() or None)
             elif head == "END":
                 ended = True
@@ -119,6 +139,8 @@ def parse_case(path: Path) -> Case:
             continue
         if section == "PRESTATE":
             case.prestate.append((no, stripped))
+        elif section == "POSTSTATE" and head in ("EVENT", "NO-EVENT"):
+            case.events.append((no, stripped))
         elif section == "POSTSTATE":
             case.poststate.append((no, stripped))
         elif section == "ORDERS" and block is not None:
@@ -131,7 +153,7 @@ def parse_case(path: Path) -> Case:
         raise InvalidInput(f"{path}: missing END")
     if not case.rule:
         raise InvalidInput(f"{path}: a case must name the rule it tests (RULE line)")
-    if case.expect is None and not case.poststate:
+    if case.expect is None and not case.poststate and not case.events:
         raise InvalidInput(f"{path}: a case needs POSTSTATE or EXPECT")
     return case
 
@@ -343,7 +365,8 @@ def run_case(case: Case, rules: RulesModule) -> None:
     if case.expect:
         raise CaseFailed(f"{case.path.name}: expected {case.expect[0]} {case.expect[1] or ''} "
                          "but the orders were accepted")
-    problems = rules.case_check(public, private, case.poststate)
+    problems = rules.case_check(public, private, case.poststate) if case.poststate else []
+    problems += check_events(case.events, author.events)
     if problems:
         raise CaseFailed(f"{case.path.name} ({case.rule}):\n  " + "\n  ".join(problems))
 
@@ -357,9 +380,74 @@ def _check_refusal(case: Case, rules: RulesModule, block: OrdersBlock, exc: Orde
     want = {"ILLEGAL": IllegalOrder, "INVALID": InvalidOrder, "AMBIGUOUS": AmbiguousOrder}[kind]
     if not isinstance(err, want):
         raise CaseFailed(f"{case.path.name}: expected {kind}, got {type(err).__name__}: {err}") from exc
-    game = f"{rules.name.upper()} "
-    if rule and (err.rule is None or err.rule.removeprefix(game) != rule.removeprefix(game)):
-        raise CaseFailed(f"{case.path.name}: expected rule {rule}, got {err.rule}: {err}") from exc
+    if rule and not _cites(rule, exc, f"{rules.name.upper()} "):
+        cited = [e.rule for e in exc.errors] if isinstance(exc, OrderErrors) else [err.rule]
+        raise CaseFailed(f"{case.path.name}: expected rule {rule}, got {', '.join(map(str, cited))}: "
+                         f"{err}") from exc
+
+
+def _cites(rule: str, exc: OrderError | OrderErrors, game: str) -> bool:
+    """Whether a refusal cites ``rule``: one number (the first error's), ``A | B`` (the first
+    error's is one of them) or ``A & B`` (each is cited by one of the refusal's errors)."""
+    errors = exc.errors if isinstance(exc, OrderErrors) else [exc]
+    cited = {e.rule.removeprefix(game).strip() for e in errors if e.rule is not None}
+    first = errors[0].rule.removeprefix(game).strip() if errors[0].rule is not None else None
+    if "&" in rule:
+        return all(r.strip().removeprefix(game).strip() in cited for r in rule.split("&"))
+    return first in {r.strip().removeprefix(game).strip() for r in rule.split("|")}
+
+
+def check_events(lines: list[tuple[int, str]], events: list[dict[str, Any]]) -> list[str]:
+    """The EVENT / NO-EVENT lines (see the module's docstring) that the public events do not satisfy."""
+    bad: list[str] = []
+    after = 0  # EVENT lines match in order (the same event again, or a later one)
+    for no, line in lines:
+        try:
+            head, kind, *pairs = shlex.split(line)
+        except ValueError as e:
+            bad.append(f"line {no}: {line}: cannot read ({e})")
+            continue
+        want = [p.partition("=")[::2] for p in pairs]
+        if any(not k for k, _ in want) or any("=" not in p for p in pairs):
+            bad.append(f"line {no}: {line}: fields are written PATH=VALUE")
+            continue
+        hits = [i for i, e in enumerate(events) if e.get("kind") == kind
+                and all(_field_text(e, k) == v.lower() for k, v in want)]
+        if head == "NO-EVENT":
+            if hits:
+                bad.append(f"line {no}: {line}: event {hits[0]} matches: {events[hits[0]]}")
+            continue
+        later = [i for i in hits if i >= after]
+        if later:
+            after = later[0]
+            continue
+        same = [e for e in events if e.get("kind") == kind]
+        where = " from the previous EVENT's on" if hits else ""
+        bad.append(f"line {no}: {line}: no matching event{where}; events of that kind: {same or 'none'}")
+    return bad
+
+
+def _field_text(event: dict[str, Any], path: str) -> str:
+    """The text an event field is compared as (lower case; a missing field reads 'none')."""
+    value: Any = event
+    for part in path.split("."):
+        if isinstance(value, dict) and part in value:
+            value = value[part]
+        elif isinstance(value, list) and part.isdigit() and int(part) < len(value):
+            value = value[int(part)]
+        else:
+            return "none"
+    if isinstance(value, list):
+        return ",".join(_scalar(v) for v in value)
+    return _scalar(value)
+
+
+def _scalar(value: Any) -> str:
+    if value is None:
+        return "none"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value).lower()
 
 
 def _replay(case: Case, rules: RulesModule, block: OrdersBlock, orders: Any, seen: Any, public: Any,

@@ -18,7 +18,10 @@ from .verbs import TABLE, Turn
 
 Order = dict[str, Any]
 Events = list[dict[str, Any]]
-VERSION = "0.9"  # 0.9: 5.1 step 2 as written (air units declared after the reveal), sealed air an option
+# 0.10: 7.2's automatic Full Supply only in the Map Boxes in play (not the Turn Track,
+# Conditional, Upgrade or Removed boxes); the games of 0.9 (pbem 0.1.0) replay unchanged
+# (rules/use/releases.toml). 0.9: 5.1 step 2 as written, sealed air an option.
+VERSION = "0.10"
 # 0.8: 7.3 each Limited Source feeds two units; 8.3 USSR infantry full; 13.2 Map Boxes
 # 0.7: strict dice (strictdice.py): combats and due orders resolve in a later file
 # 0.6: Straits (4.2.4, 6.4.3; the Strait of Dover)

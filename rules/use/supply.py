@@ -7,7 +7,7 @@ from typing import Any
 from .geo import Board
 from .landsupply import LSS_CAPACITY, lss_reached, sources, trace
 from .politics import COOP_EXEMPT
-from .state import State, Unit, faction_of, is_air, is_ground, is_naval, on_map
+from .state import State, Unit, faction_of, in_play, is_air, is_ground, is_naval, on_map
 
 Events = list[dict[str, Any]]
 Order = dict[str, Any]
@@ -25,8 +25,9 @@ def traceable(state: State, b: Board, unit: Unit, start: str | None = None) -> b
 
 def auto_full(state: State, b: Board, unit: Unit) -> bool:
     """USE 7.2: convoys and units in Map Boxes are automatically in Full Supply
-    (also a garrison in an island port and the UK garrison in Gibraltar: no islands on our maps)."""
-    return unit["kind"] == "convoy" or unit["box"] not in (None, "mobilization", "eliminated")
+    (also a garrison in an island port and the UK garrison in Gibraltar: no islands on our maps).
+    The Turn Track, Conditional, Upgrade and other off-play boxes are not Map Boxes (state.in_play)."""
+    return unit["kind"] == "convoy" or (in_play(unit) and not on_map(unit))
 
 
 def supply_check(state: State, b: Board, faction: str, events: Events, ctx: Any = None) -> None:
@@ -133,7 +134,7 @@ def disband_ban(state: State, b: Board, unit: Unit, faction: str) -> tuple[str, 
 
     if faction_of(state, unit) != faction:
         return "7.5.2", f"{unit['id']} is not a {faction} unit"
-    if unit["box"] in ("mobilization", "eliminated", "inactive", "removed", "upgrade", "turn", "conditional"):
+    if not in_play(unit):
         return "7.5.2", f"{unit['id']} is not in play"
     if is_ground(unit) and unit["supply"] == "full":
         return "7.5.2", f"{unit['id']} is a ground unit in Full Supply: only No Supply ground units may be eliminated"
