@@ -115,7 +115,7 @@ def demo_month(tmp_path_factory: pytest.TempPathFactory) -> Recorder:
 def test_no_identity_reaches_the_other_side_before_its_reveal(demo_month: Recorder) -> None:
     hidden = _secrets(demo_month)
     assert leaks.check(demo_month.arts, hidden) == []
-    opened = [s for s in hidden if s.opened_at < 10**9]
+    opened = [s for s in hidden if s.opened_at < leaks.NEVER]
     assert {s.side for s in opened} == {N, R}, "the demo's battle reveals blocks of both sides"
     assert len(hidden) - len(opened) >= 10, "most blocks stay hidden through the month"
     assert {a.what.split()[1] for a in demo_month.arts} >= {"mail", "public"}

@@ -223,12 +223,19 @@ def test_map_picture_draws() -> None:
     svg = map_svg(RULES.summary_view(g.public, g.private[R], R)["map"])
     # the Republicans' own blocks, the revealed Nationalist HQ, no hidden Nationalist block
     assert "Madrid" in svg and ">FP<" in svg and ">MOLA<" in svg and "NAV" not in svg
+    # SCW 2: garrisons are public blank flat blocks: drawn for every reader, the mailed summary too
+    pub = {**g.public, "garrisons": {"1409": {"side": N, "unsupplied": True}}}
+    pic = RULES.summary_view(pub, None, None)["map"]
+    gar = [u for u in pic["units"] if u.get("id") == "garrison-1409"]
+    assert gar == [{"hex": "1409", "id": "garrison-1409", "text": "Gar", "sub": "", "side": N,
+                    "flags": ["no-supply"], "face_down": False}]
+    assert ">Gar<" in map_svg(pic)
 
 
 class Table:
     """Two players' homes playing the SCW through the real protocol (turn files, strict dice)."""
 
-    def __init__(self, tmp_path: Path, setup: str | None = "historical") -> None:
+    def __init__(self, tmp_path: Path, setup: str | None = "historical", option: str | None = None) -> None:
         from pbem.play import game
         from pbem.protocol import genesis
 
@@ -237,7 +244,8 @@ class Table:
         self.players = {s: helpers.make_player(tmp_path, s) for s in (N, R)}
         data = genesis.make_proposal(self.players[N].session.ident, rules_name="eurofront", scenario="scw-1936",
                                      my_seat=N, cards={s: p.card for s, p in self.players.items()},
-                                     options={"strict_dice": True, **({"setup": setup} if setup else {})},
+                                     options={"strict_dice": True, **({"setup": setup} if setup else {}),
+                                              **({"setup-option": option} if option else {})},
                                      rng=self.players[N].session.rng,
                                      now=1_700_000_000)
         self.gid = game.create(self.players[N].session, data).con.game_id
@@ -338,6 +346,70 @@ def test_end_of_game_audit_through_the_protocol(tmp_path: Path, registered: None
         assert len(final) == 1 and "EF 2.2" in final[0] and f"file 4 by {N}" in final[0] and "N-JDN" in final[0], found
 
 
+def test_assigned_cvs_sealed_then_totals_audited(tmp_path: Path, registered: None,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """EF 22.2: the CVs assigned in the seal file never reach the other side (only the sealed
+    identities do); a tool that skips the totals check seals 11 infantry CV: the other side's
+    tool cannot see it in play, the end-of-game audit (every identity opened) reports it."""
+    assign = importlib.import_module("pbem_rules.eurofront.assign")
+    t = Table(tmp_path, "semi-historical")
+    t.play(N, "cv N-NAV 3\ncv N-LEG 1\nseal")
+    theirs = t.load(R)
+    assert "N-NAV" not in json.dumps(theirs.public) and "N-NAV" not in json.dumps(theirs.log, default=str)
+    t.play(R, "seal")
+    assert t.end_and_audit() == [[], []]
+
+    lying = Table(tmp_path / "lying", "semi-historical")
+    monkeypatch.setattr(assign, "check_totals", lambda env: None)
+    lying.play(N, "cv N-NAV 3\nseal")
+    monkeypatch.undo()
+    lying.play(R, "seal")
+    for found in lying.end_and_audit():  # the replay of the seal with the author's orders finds it first
+        assert any("file 1 by nationalists" in f and "11 CV" in f and "EF 22.2" in f for f in found), found
+
+
+def test_sealed_free_placement_through_the_protocol(tmp_path: Path, registered: None) -> None:
+    """setup-option sealed-free: two sealed placement files, each opened by its side's seal file;
+    the other side never sees a unit, the audit is clean."""
+    t = Table(tmp_path, "free", "sealed-free")
+    t.play(N, "place N-LEG 0915\nplace N-REG1 0916\nplace N-REG2 1216\nplace N-NAV 1403\nplace N-GAL 0502\n"
+              "place N-SEV 0812\nplace N-JDN 1104\nplace N-MOLA 1104")
+    assert "1403" not in json.dumps(t.load(R).public) and "N-NAV" not in json.dumps(t.load(R).log, default=str)
+    t.play(R, "place R-FP 1107\nplace R-CEN 1107\nplace R-MAD 1107\nplace R-CAT 2005\nplace R-LEV 1608\n"
+              "place R-NOR 1202")
+    t.play(N, "seal")
+    t.play(R, "seal")
+    theirs = t.load(R).public
+    assert sorted(b["hex"] for b in theirs["blocks"].values() if b["side"] == N)[:1] == ["0502"]
+    assert "N-NAV" not in json.dumps(theirs) and theirs["phase"] == "command"
+    assert t.end_and_audit() == [[], []]
+
+
+def test_opened_identity_checked_against_the_ob() -> None:
+    """EF 22.2, 3.21, 11.82: every tool checks an opened identity against the O/B."""
+    assign = importlib.import_module("pbem_rules.eurofront.assign")
+    semi = {"scenario": "scw-1936", "setup": "semi-historical", "ob": True}
+    nav = {"unit": "N-NAV", "type": "Infantry", "nation": "spain-nat", "cv": 4, "max": 4}
+    assert assign.check_identity(semi, N, nav) is None
+    assert "1 to 4" in assign.check_identity(semi, N, {**nav, "cv": 5})
+    assert "historical" in assign.check_identity({**semi, "setup": "historical"}, N, nav)
+    assert "O/B" in assign.check_identity(semi, N, {**nav, "type": "Armor"})
+    assert "O/B" in assign.check_identity(semi, N, {**nav, "unit": "N-FAKE"})
+    assert assign.check_identity({**semi, "ob": False}, N, {**nav, "unit": "N-FAKE"}) is None  # a case's blocks
+    pav = {"unit": "R-PAV", "type": "Armor", "nation": "ussr", "cv": 2, "max": 4}
+    assert assign.check_identity(semi, R, pav) is None  # 11.82: one CV weaker
+    assert "11.82" in assign.check_identity(semi, R, {**pav, "cv": 4})
+    # The audit's own sum over every opened identity (audit_final): one Nationalist CV too many.
+    public, private = RULES.initial_state(RULES.load_scenario("scw-1936"), {}, {"setup": "semi-historical"})
+    opened, blocks = {}, {}
+    for side in (N, R):
+        for i, (tok, ident) in enumerate(sorted(private[side]["blocks"].items())):
+            blocks[tok] = {"side": side, "ref": f"ref-{tok}"}
+            opened[f"ref-{tok}"] = {"token": tok, **ident, "cv": ident["cv"] + (1 if side == N and i == 0 else 0)}
+    found = assign.audit_totals({**public, "blocks": blocks}, opened)
+    assert len(found) == 1 and found[0].startswith(f"{N}: the ") and "EF 22.2" in found[0], found
+
+
 def test_demo_script_plays_through_the_protocol(tmp_path: Path, registered: None) -> None:
     """The `make demo` month (default set-up): a battle whose blocks are revealed, militia placed by
     public rolls, and the simultaneous sealed production opened by both sides; the audit is clean."""
@@ -369,6 +441,7 @@ def test_demo_script_plays_through_the_protocol(tmp_path: Path, registered: None
     {"orders": [{"verb": "move", "block": "n1", "path": [1, 2], "line": 1, "col": 1, "supreme": False}]},
     {"orders": [{"verb": "move", "block": "n1", "line": True, "col": 1}]},
     {"orders": [{"verb": "move", "extra": 1}]},
+    {"orders": [{"verb": "move", "block": "n1", "sealed": True}]},
     {"orders": "seal"},
 ])
 def test_hostile_wire_orders_refused(wire: Any) -> None:

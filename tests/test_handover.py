@@ -18,7 +18,7 @@ from pbem.cli import demo
 from pbem.crypto import age
 from pbem.errors import BadSignature, Equivocation, NotAddressedToYou, StateError
 from pbem.mail import dispatch
-from pbem.play import archive, audit, game, handover
+from pbem.play import archive, audit, game, handover, proof
 from pbem.protocol import turnfile
 from pbem.protocol.context import FileRejected
 from pbem.store import gamestore
@@ -219,3 +219,144 @@ def test_three_seats_hand_one_over_between_others_moves(tmp_path: Path) -> None:
     assert not set(sealed) & set(_unopened(views[0], "b"))
     assert views[2].my_seats == ("b",) and views[0].con.players()["b"] == ("b",)
     assert views[0].con.cards["b"].fingerprint == d_.card.fingerprint
+    # without handover=quorum nothing is escrowed: no quorum field, one recipient per part
+    # (the files are byte-identical to those of a pbem without the option: measured, see §12b)
+    assert "quorum" not in views[0].con.h and "quorum" not in views[0].joins["b"].header
+    assert handover.recipients(views[0], "b") == [d_.card.age_recipient]
+
+
+# --- the quorum handover (handover=quorum, docs/protocol.md §12b) -------------------------------
+
+
+def _trio_play(p: Player, gid: bytes, orders: str, to: list[Player]) -> turnfile.SignedFile:
+    f, _ = game.play(p.session, gamestore.game_dir(p.home, gid), orders)
+    for q in to:
+        assert game.receive(q.session, f.raw).status == "added"
+    return f
+
+
+@pytest.fixture(scope="module")
+def lost(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    """Trio with handover=quorum: b seals a bid, then b's identity is lost; a and c hand b to d."""
+    from helpers import start_trio
+
+    root = tmp_path_factory.mktemp("quorum")
+    (a, b, c), gid = start_trio(root, handover="quorum")
+    _trio_play(a, gid, "pass\n", [b, c])
+    _trio_play(b, gid, "seal 2\n", [a, c])
+    sealed = _unopened(_load(a, gid), "b")
+    assert sealed
+    d_ = make_player(root, "d")
+    consent = handover.consent(c.session, _load(c, gid), "b", d_.card)
+    return {"root": root, "gid": gid, "a": a, "b": b, "c": c, "d": d_, "sealed": sealed, "consent": consent}
+
+
+def test_quorum_handover_missing_a_consent_or_a_wrong_share_is_refused(lost: dict[str, Any]) -> None:
+    from pbem.protocol import seatkey
+
+    gid, a, c, d_ = (lost[k] for k in ("gid", "a", "c", "d"))
+    st = gamestore.game_dir(a.home, gid)
+    before = _names(a, gid)
+    with pytest.raises(FileRejected, match="lacks the consent of c"):
+        game.hand_over(a.session, st, "b", d_.card, consents=[])
+    with pytest.raises(StateError, match="not another player's seat"):
+        game.hand_over(a.session, st, "a", d_.card, consents=[lost["consent"]])
+    assert _names(a, gid) == before
+    # a file signed by a that leaves c's consent out: every receiver refuses it
+    good = turnfile.parse(handover.make(a.session, st, _load(a, gid), "b", d_.card, [lost["consent"]]))
+    cbefore = _names(c, gid)
+    with pytest.raises(FileRejected, match="lacks the consent of c"):
+        game.receive(c.session, _reseal(good, a, consents={}))
+    # c's consent moved onto another substitute: its signature no longer holds
+    eve = make_player(lost["root"], "eve")
+    with pytest.raises(BadSignature, match="consent of c"):
+        game.receive(c.session, _reseal(good, a, card=eve.card.to_bytes()))
+    assert _names(c, gid) == cbefore
+    # a's share replaced by another valid-looking one: the substitute's import refuses it, writes nothing
+    bad = _reseal(good, a, part=seatkey.seal_share(bytes(32), "b", d_.card, d_.session.rng))
+    (blob,) = archive.from_files([sf.read() for sf in st.files()] + [bad]).values()
+    with pytest.raises(FileRejected, match="do not combine"):
+        archive.import_archive(d_.session, blob)
+    assert not gamestore.game_dir(d_.home, gid).root.exists()
+    assert _names(a, gid) == before
+
+
+def test_quorum_handover_the_substitute_opens_the_sealed_bid_and_all_audit(lost: dict[str, Any]) -> None:
+    gid, a, b, c, d_ = (lost[k] for k in ("gid", "a", "b", "c", "d"))
+    f, after = game.hand_over(a.session, gamestore.game_dir(a.home, gid), "b", d_.card,
+                              consents=[lost["consent"]])
+    assert f.author == "a" and f.header["seat"] == "b" and after.con.cards["b"].fingerprint == d_.card.fingerprint
+    assert game.receive(c.session, f.raw).status == "added"
+    assert game.receive(c.session, f.raw).status == "duplicate"
+    # the substitute imports the game and holds the seat, its sealed bid's opening included
+    _, ds = archive.import_archive(d_.session, archive.export(gamestore.game_dir(c.home, gid)))
+    assert ds.my_seats == ("b",) and set(ds.secrets["openings"]) >= set(lost["sealed"])
+    assert "seat b handed to D" in ds.log[-1]["phase"] and "other players" in ds.log[-1]["phase"]
+    # b's old identity (were it found again) reads nothing new
+    w = _trio_play(c, gid, "pass\n", [a, d_])
+    with pytest.raises(age.NoMatchError):
+        age.decrypt(w.header["private"]["b"], [b.session.ident.age_identity])
+    _trio_play(a, gid, "pass\n", [c, d_])
+    _trio_play(d_, gid, "open\n", [a, c])
+    views = [_load(p, gid) for p in (a, c, d_)]
+    assert len({v.last_hash for v in views}) == 1
+    assert not set(lost["sealed"]) & set(_unopened(views[0], "b"))
+    # the old card signing for b is refused
+    last = turnfile.parse(gamestore.game_dir(a.home, gid).files()[-1].read())
+    forged = _reseal(last, b, seq=views[0].seq + 1, prev=views[0].last_hash,
+                     prev_attest=last.attestation.to_wire(), author="b")
+    with pytest.raises(BadSignature):
+        game.receive(a.session, forged)
+    # a proof bundle accepts the substitute's files: the chain is intact, no problem
+    rep = proof.check(proof.make(gamestore.game_dir(a.home, gid), waiting_for=None))
+    assert not rep.problems, rep.problems
+    # a abandons, the others reveal; every home verifies and audits the whole game, an observer too
+    players = (a, c, d_)
+    for p in players:
+        rf, _ = game.end(p.session, gamestore.game_dir(p.home, gid), "abandoned" if p is a else "")
+        for q in players:
+            if q is not p:
+                game.receive(q.session, rf.raw)
+    obs = make_player(lost["root"], "observer")
+    st, _ = archive.import_archive(obs.session, archive.export(gamestore.game_dir(a.home, gid)))
+    for p, store in [*((p, gamestore.game_dir(p.home, gid)) for p in players), (obs, st)]:
+        game.derive(p.session, store)  # what 'pbem verify' replays
+        rep2 = audit.audit(p.session, store)
+        assert rep2.complete and rep2.clean, rep2.violations
+
+
+def test_quorum_option_is_refused_for_two_seats(tmp_path: Path) -> None:
+    from helpers import start_duel
+
+    from pbem.errors import InvalidInput
+
+    with pytest.raises(InvalidInput, match="three or more seats") as e:
+        start_duel(tmp_path, handover="quorum")
+    assert e.value.hint
+    with pytest.raises(InvalidInput, match="unknown"):
+        start_duel(tmp_path, handover="everyone")
+
+
+def test_an_earlier_cards_equivocation_through_a_third_seats_statement(tmp_path: Path) -> None:
+    """a shows X to b and X' to c, then hands its seat over on X' (to c): b's next file, built on
+    X, carries a's old card's statement of X, which c proves an equivocation (and a bundle too)."""
+    from test_three_seats import _equivocate
+
+    (a, b, c), gid, x, x2 = _equivocate(tmp_path)
+    sub = make_player(tmp_path, "sub")
+    # a's second home (its modified tool's other history), rebuilt from c's files, holds X'
+    home = make_player(tmp_path, "fork-home").session.home
+    forked = Player("a", game.Session(home, a.session.ident, rng=a.session.rng, now=a.session.now))
+    (blob,) = archive.from_files([sf.read() for sf in gamestore.game_dir(c.home, gid).files()]).values()
+    archive.import_archive(forked.session, blob)
+    h, _ = game.hand_over(forked.session, gamestore.game_dir(forked.home, gid), "a", sub.card)
+    assert h.prev == x2.hash
+    assert game.receive(c.session, h.raw).status == "added"
+    y, _ = game.play(b.session, gamestore.game_dir(b.home, gid), "pass\n")
+    assert y.prev_attest == x.attestation
+    with pytest.raises(Equivocation, match="a signed two different files with sequence number 4"):
+        game.receive(c.session, y.raw)
+    rep = proof.check(proof.make(gamestore.game_dir(c.home, gid), waiting_for=None))
+    assert not rep.problems, rep.problems
+    found = [s for s in rep.findings if s.startswith("EQUIVOCATION")]
+    assert len(found) == 1 and "seat a (A)" in found[0] and "carried in b's file 5" in found[0]

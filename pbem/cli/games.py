@@ -97,6 +97,9 @@ def _option_lines(options: dict[str, Any]) -> list[str]:
         elif k == "dice_window":
             out.append(f"dice_window: {v} (" + ("not used in strict dice" if strict else
                                                  "rolls released ahead of the roller") + ")")
+        elif k == "handover" and v == "quorum":
+            out.append("handover: quorum (a lost player's seat passes to a substitute when every other player "
+                       "agrees; all the other players together could read its secrets)")
         elif k != "strict_dice":
             out.append(f"{k}: {v!r}")
     return out
@@ -224,14 +227,18 @@ def game_end(c: Ctx, game_ref: str, vote: str | None, alone: str | None, outbox_
 
 @game_group.command("handover")
 @click.argument("game_ref", metavar="GAME")
-@click.option("--seat", required=True, help="Your seat to hand over.")
+@click.option("--seat", required=True, help="Your seat to hand over (handover=quorum: a lost player's).")
+@click.option("--consent", is_flag=True, help="handover=quorum: write your consent and share to -o, for the writer.")
+@click.option("--with", "consent_files", multiple=True, type=click.Path(exists=True, dir_okay=False),
+              help="handover=quorum: each other remaining player's consent (then you write the handover).")
 @click.option("--to", "card_file", required=True, type=click.Path(exists=True, dir_okay=False),
               help="The substitute's player card (compare its fingerprint with the player first).")
 @click.option("-o", "--output", type=click.Path(dir_okay=False), default=None,
               help="Where to write the game's archive for the substitute (default: GAME-handover-SEAT.pbem-archive).")
 @outbox_option
 @pass_ctx
-def game_handover(c: Ctx, game_ref: str, seat: str, card_file: str, output: str | None, outbox_only: bool) -> None:
+def game_handover(c: Ctx, game_ref: str, seat: str, consent: bool, consent_files: tuple[str, ...], card_file: str,
+                  output: str | None, outbox_only: bool) -> None:
     """Hand one of your seats to another player, who plays it from then on.
 
     Writes a signed handover file (mailed to the other players) and the game's
@@ -245,8 +252,14 @@ def game_handover(c: Ctx, game_ref: str, seat: str, card_file: str, output: str 
     check_seat(seat, where="--seat")
     gs = store.find_game(c.home, game_ref)
     card = handover.read_card(Path(card_file).read_bytes())
-    _load_repaired(c, gs)
-    f, d = game.hand_over(c.session(), gs, seat, card)
+    d0 = _load_repaired(c, gs)
+    if consent:
+        out = Path(output or f"{gs.root.name[:12]}-consent-{seat}.pbem-consent")
+        atomic_write(out, handover.consent(c.session(), d0, seat, card), mode=0o600)
+        click.echo(f"your consent to hand seat {seat} to {card.name} is in {out}: send it to the writer")
+        return
+    quorum = [Path(x).read_bytes() for x in consent_files] if consent_files or seat not in d0.my_seats else None
+    f, d = game.hand_over(c.session(), gs, seat, card, quorum)
     out = Path(output or f"{gs.root.name[:12]}-handover-{seat}.pbem-archive")
     atomic_write(out, archive.export(gs), mode=0o600)
     _deliver(c, gs, d, [f], outbox_only, [

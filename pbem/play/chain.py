@@ -129,9 +129,11 @@ def _attested_equivocation(store: GameStore, d: Derived, f: SignedFile) -> None:
     if (att is None or ours is None or att.author != ours.author or att.kind != ours.kind
             or att == ours.attestation or att.author not in d.con.cards or f.author not in d.con.cards):
         return
-    if not att.verify(d.con.game_id, f.seq - 1, d.con.cards[att.author].signing_key):
+    # the seat's card then: its card now, or one it held before a handover (pbem.play.handover)
+    keys = [*d.past_keys.get(att.author, []), bytes(d.con.cards[att.author].signing_key)]
+    if not any(att.verify(d.con.game_id, f.seq - 1, k) for k in keys):
         return
-    f.verify_signature(d.con.cards[f.author].signing_key)
+    signed_as(d, f)
     for g in (ours, f):
         store.add_evidence(f"{g.seq:06d}-{g.author}-{g.hash.hex()[:16]}.pbem", g.raw)
     raise Equivocation(

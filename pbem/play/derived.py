@@ -249,13 +249,18 @@ class Keyring:
     def __init__(self, ident: Keys) -> None:
         self.ident = ident
         self.file_keys: dict[str, bytes] = {}
+        #: seat escrow keys a quorum handover gave this player (pbem.play.handover)
+        self.extra: list[age.Identity] = []
+
+    def identities(self) -> list[age.Identity]:
+        return [self.ident.age_key(), *self.extra]
 
     def open(self, label: str, blob: bytes, what: str) -> Any:
         try:
             if label in self.file_keys:
                 plain = age.decrypt_with_file_key(blob, self.file_keys[label])
             else:
-                plain = age.decrypt(blob, [self.ident.age_key()])
+                plain = age.decrypt(blob, self.identities())
         except age.NoMatchError:
             raise NotAddressedToYou(f"{what} is not encrypted to your key") from None
         except age.AgeError as e:

@@ -81,7 +81,7 @@ def derive(session: Session, store: GameStore, progress: Progress | None = None)
     handovers = [f for _, f in parsed if f.kind == handover.KIND]
     reveal.preload_keys(d, [f for _, f in parsed if f.kind == "reveal"],
                         handover.follow(d.con, handovers).cards if handovers else None)
-    handover.preload(session, d, handovers)
+    handover.preload(session, d, [f for _, f in parsed])
     last_turn: SignedFile | None = None
     for i, (sf, f) in enumerate(parsed, start=1):
         if progress is not None:
@@ -342,13 +342,12 @@ def produce_turn(session: Session, store: GameStore, d: Derived, orders_text: st
     # Game content stays out of the clear header (docs/protocol.md §7a).
     p.public["phase"] = phase
     p.public["digest"] = rules.digest(out_public)
-    recipients = [c.age_recipient for c in d.con.cards.values()]
+    recipients = handover.recipients(d)  # the cards, and the seats' escrow keys in a quorum game
     # Every seat's part is padded to the bucket of the largest: sizes tell
     # neither what the author sealed nor whom it had something to tell.
     plains = padding.pad_all({s: canonical.encode(p.private if s == seat else p.other_part(s))
                               for s in d.con.cards})
-    private_parts = {s: age.encrypt(plains[s], [c.age_recipient], rng=session.rng)
-                     for s, c in d.con.cards.items()}
+    private_parts = {s: age.encrypt(plains[s], handover.recipients(d, s), rng=session.rng) for s in d.con.cards}
     header = {
         "v": 1, "kind": "turn", "game": d.con.game_id, "seq": seq, "prev": d.last_hash,
         "author": seat, "time": session.clock(),
@@ -510,12 +509,13 @@ def receive(session: Session, data: bytes) -> Received:
     raise Unsupported(f"receiving {f.kind} files is not supported")
 
 
-def hand_over(session: Session, store: GameStore, seat: str, card: Card) -> tuple[SignedFile, Derived]:
-    """Hand this player's ``seat`` to the player of ``card`` (pbem.play.handover): checked as every
-    receiver will check it, then stored and queued for every player, the substitute included."""
+def hand_over(session: Session, store: GameStore, seat: str, card: Card,
+              consents: list[bytes] | None = None) -> tuple[SignedFile, Derived]:
+    """Hand ``seat`` (this player's, or with ``consents`` a lost player's) to ``card``'s player
+    (pbem.play.handover): checked as every receiver will, then stored and queued for every player."""
     repair(session, store)
     d = load(session, store)
-    data = handover.make(session, store, d, seat, card)
+    data = handover.make(session, store, d, seat, card, consents)
     f = turnfile.parse(data)
     check_turn_place(store, d, f)
     handover.apply(session, store, d, f, stored_turn(store, d.seq))

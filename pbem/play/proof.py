@@ -17,6 +17,11 @@ it needs only signatures and hashes:
   against the files before it, but nobody can prove a date); whose move it
   then was is stated by the player who wrote the bundle and can be confirmed
   by anyone who holds the game (``pbem verify``).
+
+A seat handed over (pbem.play.handover) signs with its substitute's card from
+the handover's place on: every statement is checked against the card that held
+its seat at its place, so a substitute's file is the seat's, and its earlier
+card's two statements for one place before the handover are still its proof.
 """
 
 from __future__ import annotations
@@ -25,6 +30,7 @@ from dataclasses import dataclass, field
 
 from pbem.errors import InvalidInput, PbemError, Unsupported
 from pbem.formats import canonical
+from pbem.play import handover
 from pbem.protocol import signedtime, turnfile
 from pbem.protocol.genesis import Constitution, read_proposal
 from pbem.store.gamestore import GameStore
@@ -62,16 +68,20 @@ def check(data: bytes) -> ProofReport:
     last = files[0]
     prev_hash = None
     last_turn: turnfile.SignedFile | None = None
+    eras: list[tuple[int, Constitution]] = [(0, con)]
     for f in files[1:]:
         if f.game != con.game_id:
             rep.problems.append(f"file {f.seq} belongs to another game")
             continue
+        cur = eras[-1][1]
         try:
-            f.verify_signature(con.cards[f.author].signing_key)
+            f.verify_signature(cur.cards[f.author].signing_key)
+            if f.kind == handover.KIND:
+                eras.append((f.seq, handover.follow(cur, [f])))
         except (PbemError, KeyError):
             rep.problems.append(f"file {f.seq} ({f.kind}) is not validly signed by seat {f.author}")
             continue
-        if f.kind == "turn":
+        if f.kind in turnfile.CHAIN_KINDS:
             if prev_hash is not None and f.prev != prev_hash:
                 rep.problems.append(f"file {f.seq} does not chain to file {f.seq - 1}")
             elif f.prev_attest != (last_turn.attestation if last_turn is not None else None):
@@ -83,7 +93,7 @@ def check(data: bytes) -> ProofReport:
     waiting = m.get("waiting_for") or ""
     if waiting:
         rep.findings.append(f"the bundle's author states that the game has waited for {waiting} since then")
-    _equivocations(con, files[1:], evidence, rep)
+    _equivocations(con, eras, files[1:], evidence, rep)
     return rep
 
 
@@ -96,14 +106,22 @@ def _parse_all(raws: list[object]) -> list[turnfile.SignedFile]:
     return [turnfile.parse(b) for b in raws if isinstance(b, bytes)]
 
 
-def _statements(con: Constitution, chain: list[turnfile.SignedFile], evidence: list[turnfile.SignedFile],
-                rep: ProofReport) -> dict[Place, dict[tuple[bytes, bytes], str]]:
+Eras = list[tuple[int, Constitution]]  # (place of a handover, the cards from the next place on)
+
+
+def _cards_at(eras: Eras, seq: int) -> Constitution:
+    """The constitution whose cards held the seats at place ``seq`` (a handover is its old card's)."""
+    return [eras[0][1], *(c for at, c in eras[1:] if at < seq)][-1]
+
+
+def _statements(con: Constitution, eras: Eras, chain: list[turnfile.SignedFile],
+                evidence: list[turnfile.SignedFile], rep: ProofReport) -> dict[Place, dict[tuple[bytes, bytes], str]]:
     """Every statement a seat validly signed, by place: {(body hash, sig): where it was found}."""
     out: dict[Place, dict[tuple[bytes, bytes], str]] = {}
     for i, f in enumerate([*chain, *evidence]):
         if f.game != con.game_id:
             continue
-        card = con.cards.get(f.author)
+        card = _cards_at(eras, f.seq).cards.get(f.author)
         try:
             if card is None:
                 raise InvalidInput(f"no seat {f.author}")
@@ -118,7 +136,8 @@ def _statements(con: Constitution, chain: list[turnfile.SignedFile], evidence: l
             continue
         # The carried statement stands on the attested seat's signature alone,
         # whoever signed the file that carries it.
-        key = con.cards[a.author].signing_key if a.author in con.cards else None
+        then = _cards_at(eras, f.seq - 1).cards
+        key = then[a.author].signing_key if a.author in then else None
         if key is None or not a.verify(con.game_id, f.seq - 1, key):
             rep.problems.append(f"file {f.seq} by {f.author} carries a statement for file {f.seq - 1} "
                                 f"that is not signed by {a.author}")
@@ -128,11 +147,11 @@ def _statements(con: Constitution, chain: list[turnfile.SignedFile], evidence: l
     return out
 
 
-def _equivocations(con: Constitution, chain: list[turnfile.SignedFile], evidence: list[turnfile.SignedFile],
-                   rep: ProofReport) -> None:
-    for (kind, seq, author), signed in sorted(_statements(con, chain, evidence, rep).items()):
+def _equivocations(con: Constitution, eras: Eras, chain: list[turnfile.SignedFile],
+                   evidence: list[turnfile.SignedFile], rep: ProofReport) -> None:
+    for (kind, seq, author), signed in sorted(_statements(con, eras, chain, evidence, rep).items()):
         if len(signed) < 2:
             continue
         where = "; ".join(sorted(set(signed.values())))
-        rep.findings.append(f"EQUIVOCATION proven: seat {author} ({con.cards[author].name}) signed "
+        rep.findings.append(f"EQUIVOCATION proven: seat {author} ({_cards_at(eras, seq).cards[author].name}) signed "
                             f"{len(signed)} different {kind} files with sequence number {seq} ({where})")

@@ -142,7 +142,7 @@ def make_reveal(session: Session, store: GameStore, d: Derived, unilateral: str 
         # A seat taken over (pbem.play.handover) opens the parts before the handover with the
         # file keys the handover gave it: the same keys, so the same reveal.
         for label, blob in ((f"{sf.seq}/public", h["public"]), (f"{sf.seq}/{d.my_seat}", h["private"][d.my_seat])):
-            keys[label] = d.keyring.file_keys.get(label) or age.unwrap_file_key(blob, [ident.age_key()])
+            keys[label] = d.keyring.file_keys.get(label) or age.unwrap_file_key(blob, d.keyring.identities())
     openings = {ref: d.secrets["openings"][ref] for ref, c in d.est["commits"].items()
                 if c["seat"] == d.my_seat and ref not in d.est["opened"] and ref in d.secrets["openings"]}
     header = {

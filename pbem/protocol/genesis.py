@@ -27,7 +27,7 @@ from pbem.crypto import age
 from pbem.errors import InvalidInput, NotAddressedToYou, PbemError, StateError, Unsupported, WrongGame
 from pbem.formats import canonical, padding
 from pbem.formats.hashing import lhash
-from pbem.protocol import dice, releases, schema, turnfile
+from pbem.protocol import dice, releases, schema, seatkey, turnfile
 from pbem.protocol.context import EngineState, GameParams, make_releases, new_engine_state
 from pbem.protocol.identity import Card, Keys
 from pbem.protocol.turnfile import SignedFile
@@ -210,6 +210,8 @@ def read_proposal(f: SignedFile) -> Constitution:
     if not (type(depth) is int and MIN_DEPTH <= depth <= schema.MAX_DEPTH and type(window) is int
             and 1 <= window <= schema.MAX_WINDOW and isinstance(opts["strict_dice"], bool)):
         raise InvalidInput("proposal: dice options out of range")
+    seatkey.check_option(opts, cards)
+    seatkey.check_field(f.header, opts, sorted(cards), "proposal")
     return Constitution(f, cards, opts)
 
 
@@ -296,16 +298,19 @@ def make_proposal(ident: Keys, *, rules_name: str, scenario: str, my_seat: str,
     if dice_mode(opts) not in rules.dice_modes:
         raise Unsupported(f"rules {rules.name} do not support {dice_mode(opts)} dice",
                           hint=f"supported: {', '.join(rules.dice_modes)}")
+    seatkey.check_option(opts, cards)
     game_id = rng(16)
     master = rng(32)
     tree = dice.SeedTree(master, game_id, my_seat, int(opts["dice_depth"]))
-    header = {
+    header: dict[str, Any] = {
         "v": 1, "kind": "proposal", "game": game_id, "seq": 0, "prev": ZERO32,
         "author": my_seat, "time": now, "rules": rules.name, "rules_version": rules.version,
         "rules_hash": rules.rules_hash(), "scenario": scen.name, "scenario_hash": scen.digest,
         "cards": {s: c.to_bytes() for s, c in cards.items()}, "options": opts,
         "seed_root": tree.root, "escrow": _escrow(ident, master, rng),
     }
+    if seatkey.enabled(opts):
+        header["quorum"] = seatkey.make(master, game_id, my_seat, cards, rng)
     return turnfile.seal(header, ident.sign)
 
 
@@ -344,11 +349,13 @@ def make_join(ident: Keys, con: Constitution, *, rng: Any, now: int, seat: str |
     tree = dice.SeedTree(master, con.game_id, seat, depth)
     params = con.params({seat: tree.root})
     releases = make_releases(params, initial_engine_state(con), tree, seat) if joins_release(con) else []
-    header = {
+    header: dict[str, Any] = {
         "v": 1, "kind": "join", "game": con.game_id, "seq": 0, "prev": con.proposal.hash,
         "author": seat, "time": now, "seed_root": tree.root, "releases": releases,
         "escrow": _escrow(ident, master, rng),
     }
+    if seatkey.enabled(con.options):
+        header["quorum"] = seatkey.make(master, con.game_id, seat, con.cards, rng)
     return turnfile.seal(header, ident.sign)
 
 
@@ -361,3 +368,4 @@ def check_join(con: Constitution, f: SignedFile) -> None:
     if f.author not in con.cards or f.author == con.host:
         raise InvalidInput(f"join from seat {f.author!r}, which is not a joining seat of this game")
     f.verify_signature(con.cards[f.author].signing_key)
+    seatkey.check_field(f.header, con.options, con.seats, f"{f.author}'s join")

@@ -67,6 +67,10 @@ KINDS: dict[str, dict[str, type | tuple[type, ...]]] = {
     # chain like a turn file, and carries the same ``prev_attest``.
     "handover": {"card": bytes, "part": bytes, "prev_attest": list},
 }
+#: Fields a kind may carry, only in a game whose options call for them (docs/protocol.md §12b):
+#: a proposal's or join's quorum escrow, a quorum handover's handed seat and the other seats' consents.
+OPTIONAL: dict[str, dict[str, type]] = {"proposal": {"quorum": dict}, "join": {"quorum": dict},
+                                        "handover": {"seat": str, "consents": dict}}
 #: the kinds that take a place (``seq``) in the turn chain
 CHAIN_KINDS = ("turn", "handover")
 
@@ -229,7 +233,11 @@ def _check_header(h: dict[str, Any]) -> None:
     extra = KINDS[kind]
     for k2, t2 in extra.items():
         canonical.get(h, k2, t2, f"{kind} header")
-    unknown = set(h) - set(COMMON) - set(extra)
+    optional = OPTIONAL.get(kind, {})
+    for k3, t3 in optional.items():
+        if k3 in h:
+            canonical.get(h, k3, t3, f"{kind} header")
+    unknown = set(h) - set(COMMON) - set(extra) - set(optional)
     if unknown:
         raise InvalidInput(f"{kind} header has unknown fields: {', '.join(sorted(unknown))}")
     if len(h["game"]) != 16:
@@ -273,6 +281,9 @@ def _check_names(kind: str, h: dict[str, Any]) -> None:
         check_name("scenario", h["scenario"], where="proposal header")
         for seat in h["cards"]:
             check_seat(seat, where="proposal 'cards'")
+    elif kind == "handover" and "seat" in h:
+        check_seat(h["seat"], where="handover header 'seat'")
+        schema.count(h.get("consents", {}), schema.MAX_SEATS, "handover: consents")
     elif kind == "turn":
         for seat in h["private"]:
             check_seat(seat, where="turn header 'private'")

@@ -5,16 +5,21 @@ Every case plays on the SCW map and starts at the seal: its first ORDERS blocks 
 
 PRESTATE::
 
-    scenario scw-1936 [setup=MODE]         the historical set-up, or semi-historical / free (placement.py);
+    scenario scw-1936 [setup=MODE] [option=sealed-free]   the historical set-up, or semi-historical / free
+                                           (placement.py; option: sealed_place.py);
                                            no shuffle unless ``shuffle on``
     block TOKEN SIDE TYPE UNIT HEX [cv=N] [max=N] [nation=X]   a block (default cv 2, max 4)
     battle HEX attacker=SIDE [new]         an ongoing battle (7.11, 7.12)
     reveal TOKEN                           TOKEN already face up (an Original Attacker, 7.12)
     month YYYY-MM | fortnight N | shuffle on|off     (a case starts after that month's Production)
+    isolation on                           8.36 in force: an authored setting without SCW 1
     production due                         the month's Production is still to come
     railhead HEX side=SIDE                 a RailHead marker: External Supply (SCW 4)
     garrison HEX side=SIDE [unsupplied]    a garrison (SCW 2)
     unsupplied TOKEN | lost TOKEN N        supply status (10.5) | public losses so far
+    dead TOKEN SIDE TYPE UNIT [cv=N] [max=N] [nation=X]   an eliminated block, opened when it fell (11.72)
+    saved SIDE N                           PPs saved from last month (11.4)
+    aid french|soviet N                    this month's Foreign Aid (SCW 3)
 
 POSTSTATE::
 
@@ -30,6 +35,7 @@ POSTSTATE::
     command HEX yes|no | control HEX SIDE|disputed|none
     public-lacks TEXT                      TEXT appears nowhere in the public state (fog of war)
     private SEAT TOKEN UNIT                the seat's private state names TOKEN as UNIT
+    private-cv SEAT UNIT N                 the seat's private identity of UNIT has CV N (22.2)
 """
 
 from __future__ import annotations
@@ -71,9 +77,9 @@ def _statement(public: dict[str, Any], private: dict[str, Any], kw: str, pos: li
     board = load("scw-1936").board
     if kw == "scenario":
         mode = attrs.get("setup", "historical")
-        pub, priv = historical(load(pos[0]), mode)
+        pub, priv = historical(load(pos[0]), mode, attrs.get("option"))
         if mode == "historical":
-            public["blocks"] = pub["blocks"]
+            public["blocks"], public["ob"] = pub["blocks"], True
         else:  # the whole set-up state: placements and militia still to come (placement.py)
             public.update({k: v for k, v in pub.items() if k != "shuffle"})
         private.update(priv)
@@ -93,6 +99,15 @@ def _statement(public: dict[str, Any], private: dict[str, Any], kw: str, pos: li
         public["garrisons"][pos[0]] = {"side": attrs["side"], "unsupplied": "unsupplied" in pos}
     elif kw == "railhead":
         public["railheads"][attrs["side"]].append(pos[0])
+    elif kw == "dead":
+        tok, side, typ, unit = pos
+        ident = {"unit": unit, "type": typ, "nation": attrs.get("nation", "spain"),
+                 "cv": int(attrs.get("cv", "2")), "max": int(attrs.get("max", "4"))}
+        public.setdefault("dead", {})[tok] = {"side": side, "ref": None, "opened": ident, "month": ""}
+    elif kw == "aid":
+        public["aid"][pos[0]] = int(pos[1])
+    elif kw == "saved":
+        public["saved"][pos[0]] = int(pos[1])
     elif kw == "unsupplied":
         public["blocks"][pos[0]]["unsupplied"] = True
     elif kw == "lost":
@@ -105,6 +120,8 @@ def _statement(public: dict[str, Any], private: dict[str, Any], kw: str, pos: li
         public["fortnight"] = int(pos[0])
     elif kw == "shuffle":
         public["shuffle"] = pos[0] == "on"
+    elif kw == "isolation":
+        public["isolation"] = pos[0] == "on"
     else:
         raise ValueError(f"unknown statement {kw!r}")
 
@@ -169,6 +186,9 @@ def _holds(public: dict[str, Any], private: dict[str, Any], kw: str, pos: list[s
     if kw == "private":
         ident = (private.get(pos[0]) or {}).get("blocks", {}).get(pos[1])
         return None if ident and ident["unit"] == pos[2] else f"private {pos[0]} {pos[1]} is {ident}"
+    if kw == "private-cv":
+        cvs = [i["cv"] for i in (private.get(pos[0]) or {}).get("blocks", {}).values() if i["unit"] == pos[1]]
+        return None if [str(c) for c in cvs] == [pos[2]] else f"private {pos[0]} {pos[1]} has CV {cvs}"
     return f"unknown check {kw!r}"
 
 

@@ -109,6 +109,7 @@ class ScwData:
     setups: dict[str, Record]
     default_setup: str
     digest_parts: list[bytes]
+    rules: frozenset[str] = frozenset()  # the scenario's special rules (scenario.txt ``rule N``)
 
 
 def scenario_root() -> Path:
@@ -187,4 +188,5 @@ def load(name: str) -> ScwData:
     title = next((r.words[1] for r in scen if r.keyword == "scenario" and len(r.words) > 1), name)
     default = next((k for k, r in setups.items() if "default" in r.words), "historical")
     parts = [(d / f).read_bytes() for f in ("map.txt", "features.txt", "scenario.txt", "units.txt", "tables.toml")]
-    return ScwData(name, title, board, units, read[0] if read else {}, setups, default, parts)
+    rules = frozenset(r.words[0] for r in scen if r.keyword == "rule" and r.words)
+    return ScwData(name, title, board, units, read[0] if read else {}, setups, default, parts, rules)

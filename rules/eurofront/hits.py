@@ -104,7 +104,7 @@ def lose_step(env: Env, h: str, tok: str) -> None:
     b = pub["blocks"][tok]
     floor = 0 if b["opened"]["type"] in NO_FLOOR else 1
     if cv(pub, tok) - 1 < floor:
-        del pub["blocks"][tok]
+        st.bury(pub, tok, pub["blocks"].pop(tok))
         env.ctx.event("eliminated", block=tok, unit=b["opened"]["unit"], hex=h)
     else:
         b["lost"] += 1
@@ -122,6 +122,7 @@ def end_round(env: Env, h: str) -> None:
         mine = st.blocks_at(pub, h, side)
         if len(mine) == 1 and kind(pub, mine[0]) == "Static" and cv(pub, mine[0]) <= 0:
             b = pub["blocks"].pop(mine[0])
+            st.bury(pub, mine[0], b)
             env.ctx.event("eliminated", block=mine[0], unit=b["opened"]["unit"], hex=h, why="0 CV Static alone")
 
 

@@ -13,7 +13,7 @@ from typing import Any, cast
 from pbem.errors import IllegalOrder
 from pbem.rulesapi import Action, Arg, Context
 
-from . import garrisons, production, supply
+from . import garrisons, production, railheads, rebuild, supply
 from . import state as st
 from .aid_end import FOREIGN
 from .data import Board
@@ -64,6 +64,8 @@ def offer_activate(state: Any, seat: str) -> list[Action]:
         args = [Arg("block", "unit", (tok,))]
         if deploy:
             args.append(Arg("deploy", "hex", tuple(deploy), keyword="deploy", optional=True))
+        if _type(ask, tok) == "HQ" and (st.current_cv(ask.public, ask.private, tok) or 0) >= 1:
+            args.append(Arg("blitz", "word", ("blitz",), optional=True))  # 5.6
         out.append(Action("activate", tuple(args), "EF 5.2", f"activate {tok} (reveals it)"))
     return out
 
@@ -110,7 +112,9 @@ def offer_mobilize(state: Any, seat: str) -> list[Action]:
     ask = cast(Ask, state)
     out = []
     for tok in _mine(ask, seat):
-        if tok in ask.public["hqs"] and tok not in ask.public["moved"]:
+        hq = ask.public["hqs"].get(tok)
+        first = ask.public["phase"] == "movement"
+        if hq is not None and tok not in ask.public["moved"] and not (hq.get("blitz") and first):  # 5.6
             paths = _paths(ask, seat, "mobilize", tok, False)
             out.append(Action("mobilize", (Arg("block", "unit", (tok,)),
                                            Arg("path", "hex", tuple(p[-1] for p in paths), optional=True,
@@ -125,10 +129,11 @@ def offer_rail(state: Any, seat: str) -> list[Action]:
                if ask.public["blocks"][t]["side"] == seat):
         return []
     out = []
+    linked = supply.rail_supplied(ask.public, ask.board, seat)  # 9.12
     for tok in _mine(ask, seat):
         if tok in ask.public["moved"] or tok in ask.public["hqs"]:
             continue
-        paths = rail_paths(ask.env(seat), tok)
+        paths = tuple(p for p in rail_paths(ask.env(seat), tok) if set(p) <= linked)
         if paths:
             out.append(Action("rail", (Arg("block", "unit", (tok,)),
                                        Arg("path", "hex", tuple(p[-1] for p in paths), repeat=True)),
@@ -209,19 +214,39 @@ def offer_build(state: Any, seat: str) -> list[Action]:
 
 
 def offer_arrive(state: Any, seat: str) -> list[Action]:
+    """11.8 reinforcements due (or delayed, 11.83), and 11.82 advanced arrivals due next month."""
     ask = cast(Ask, state)
     out = []
     for unit in sorted(production.reinforcement_months(ask.public["scenario"])):
-        hexes = []
-        for h in sorted(ask.board.at):
-            try:
-                TABLE.check(ask.env(seat), {"verb": "arrive", "unit": unit, "hex": h})
-            except IllegalOrder:
-                continue
-            hexes.append(h)
-        if hexes:
-            out.append(Action("arrive", (Arg("unit", "word", (unit,)), Arg("hex", "hex", tuple(hexes))),
-                              "EF 11.8", f"{unit} arrives (sealed)"))
+        for how in (None, "advance", "reduced"):
+            hexes = []
+            for h in sorted(ask.board.at):
+                o = {"verb": "arrive", "unit": unit, "hex": h, **({"advance": how} if how else {})}
+                try:
+                    TABLE.check(ask.env(seat), o)
+                except IllegalOrder:
+                    continue
+                hexes.append(h)
+            if hexes and how is None:
+                out.append(Action("arrive", (Arg("unit", "word", (unit,)), Arg("hex", "hex", tuple(hexes))),
+                                  "EF 11.8", f"{unit} arrives (sealed)"))
+            elif hexes:
+                out.append(Action("arrive", (Arg("unit", "word", (unit,)), Arg("hex", "hex", tuple(hexes)),
+                                             Arg("advance", "word", (str(how),))), "EF 11.82",
+                                  f"{unit} arrives a month early ({how}; sealed)"))
+    return out
+
+
+def offer_disband(state: Any, seat: str) -> list[Action]:
+    """11.84: each block of the side that can be disbanded now (sealed)."""
+    ask = cast(Ask, state)
+    out = []
+    for tok in _mine(ask, seat):
+        try:
+            TABLE.check(ask.env(seat), {"verb": "disband", "block": tok})
+        except IllegalOrder:
+            continue
+        out.append(Action("disband", (Arg("block", "unit", (tok,)),), "EF 11.84", f"disband {tok} (sealed)"))
     return out
 
 
@@ -280,6 +305,48 @@ def offer_garrison(state: Any, seat: str) -> list[Action]:
     return [Action("garrison", (Arg("hex", "hex", tuple(hexes)),), "EF SCW 2", "a garrison for 1 PP (sealed)")]
 
 
+def offer_cadre(state: Any, seat: str) -> list[Action]:
+    """11.72, SCW 7A: the side's eliminated blocks, in the loyal cities that take them now."""
+    ask = cast(Ask, state)
+    out = []
+    cities = sorted({p.hex for p in ask.board.places.values() if p.loyal == seat and p.kind in ("major", "minor")})
+    for tok, dead in sorted(ask.public.get("dead", {}).items()):
+        if dead["side"] != seat:
+            continue
+        hexes = []
+        for h in cities:
+            o = {"verb": "cadre", "block": tok, "hex": h}
+            try:
+                cost = rebuild.check_cadre(ask.env(seat), o, seat, {"disband": set(), "cadre": set()}, {})
+            except IllegalOrder:
+                continue
+            if cost <= int(ask.public["pp"].get(seat, 0)):
+                hexes.append(h)
+        if hexes:
+            out.append(Action("cadre", (Arg("block", "word", (tok,)), Arg("hex", "hex", tuple(hexes))),
+                              "EF 11.72", f"rebuild {tok} as a cadre (sealed)"))
+    return out
+
+
+def offer_railhead(state: Any, seat: str) -> list[Action]:
+    """SCW 3, 5: the ports (and French border hexes) that take this month's RailHead."""
+    ask = cast(Ask, state)
+    hexes = []
+    for h in sorted({p.hex for p in ask.board.places.values() if p.port or p.border_rail}):
+        try:
+            railheads.check_railhead(ask.env(seat), {"verb": "railhead", "hex": h})
+        except IllegalOrder:
+            continue
+        hexes.append(h)
+    return [Action("railhead", (Arg("hex", "hex", tuple(hexes)),), "EF SCW 3", "a RailHead for Foreign Aid")
+            ] if hexes else []
+
+
+def offer_nothing(state: Any, seat: str) -> list[Action]:
+    """``cv UNIT N`` (22.2): one line alone rarely keeps each type's total; the O/B's CVs always do."""
+    return []
+
+
 def offer_end(state: Any, seat: str) -> list[Action]:
     if state.public["phase"] in ("place", "seal"):
         return []  # a placement file must place (placement.end_placement), a seal file seal (sequence.finish)
@@ -291,7 +358,8 @@ OFFERS = {"seal": offer_seal, "activate": offer_activate, "move": offer_move, "m
           "retreat": offer_retreat, "airstrike": offer_airstrike, "losses": offer_losses,
           "attrition": offer_attrition, "build": offer_build, "arrive": offer_arrive,
           "place": offer_place, "recognition": offer_recognition,
-          "withdraw": offer_withdraw, "garrison": offer_garrison}
+          "withdraw": offer_withdraw, "garrison": offer_garrison, "cadre": offer_cadre,
+          "railhead": offer_railhead, "disband": offer_disband, "cv": offer_nothing}
 
 
 def legal_actions(public: dict[str, Any], private: Any, seat: str, board: Board) -> list[Action]:

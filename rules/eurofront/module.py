@@ -1,7 +1,7 @@
 """The EuroFront II rules module (1936 Spanish Civil War), on the shared kit.
 
-Not registered as an entry point yet (the lead does that once it can play a game); tests use
-``pbem_rules.eurofront.module.RULES`` (or ``rules.eurofront``) directly.
+Registered as the entry point ``eurofront`` (setup.cfg); tests also use
+``pbem_rules.eurofront.module.RULES`` directly.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from pbem.errors import InvalidInput, OrderError, OrderErrors
 from pbem.kit.digest import rules_digest
 from pbem.rulesapi import Action, Context, Outcome, Pending, RulesModule, Scenario
 
-from . import aid_end, audit, cases, legal, setup, victory, view
+from . import aid_end, assign, audit, cases, legal, overstack, setup, victory, view
 from .data import SCENARIOS, SEATS, load
 from .production import SEALED
 from .sequence import SEQUENCE, advance, finish
@@ -24,10 +24,11 @@ from .table import TABLE
 from .verbs import EfLine, Env, illegal
 
 HERE = Path(__file__).resolve().parent
-VERSION = "0"
+VERSION = "0.1"  # 0.1: the first registered release (pbem 0.2.0)
 ORDER_FIELDS: dict[str, type | tuple[type, ...]] = {
     "verb": str, "line": int, "col": int, "block": str, "deploy": (str, type(None)), "path": list, "supreme": bool,
-    "hex": str, "blocks": list, "unit": str, "cost": int}
+    "hex": str, "blocks": list, "unit": str, "cost": int, "blitz": bool, "advance": str,
+    "cv": int, "sealed": bool}
 
 
 class EuroFront(RulesModule):
@@ -50,21 +51,26 @@ class EuroFront(RulesModule):
 
     def initial_state(self, scenario: Scenario, seats: dict[str, str], options: dict[str, Any]
                       ) -> tuple[Any, dict[str, Any]]:
-        return setup.initial_state(scenario.data, str(options.get("setup", scenario.data.default_setup)))
+        option = options.get("setup-option")
+        return setup.initial_state(scenario.data, str(options.get("setup", scenario.data.default_setup)),
+                                   None if option is None else str(option))
 
     def initial_reservations(self, public: Any) -> dict[str, int]:
         """Strict dice: each seat's first file (the seal) shuffles its blocks with secret rolls."""
+        if public["phase"] == "place":
+            return {}  # the Free Setup: the file ending the placement reserves them (sealed_place.end)
         out = {s: setup.shuffle_rolls(public, s) for s in SEATS if s not in public["sealed"]}
         return {s: n for s, n in out.items() if n}
 
     def audit_final(self, public: Any, opened: dict[str, Any]) -> list[str]:
         """Hidden blocks' trails never re-checked in play, against the identities opened at the end."""
-        return audit.audit_final(public, opened)
+        return audit.audit_final(public, opened) + assign.audit_totals(public, opened)
 
     def pending(self, public: Any) -> Pending | None:
         if public["over"]:
             return None
-        wanted = {"place": "place UNIT HEX (SCW Free Setup: one unit a file, Republicans first)",
+        wanted = {"place": "place UNIT HEX (SCW Free Setup: one unit a file, Republicans first)"
+                  if not public.get("sealed_free") else "place UNIT HEX for every infantry and HQ unit, sealed",
                   "seal": "seal your blocks (and roll your militia's places)",
                   "weather": "roll your weather die (end-phase, 12.1)",
                   "defence": "reveal your blocks in the Active Battles and fire (end-phase, 7.14, 7.22)",
@@ -72,7 +78,7 @@ class EuroFront(RulesModule):
                   "pursuit": "fire on the retreating Rearguards (end-phase, 6.52)",
                   "production": "your sealed production: build BLOCK / arrive UNIT HEX (11.0)",
                   "production-open": "open your sealed production (end-phase, 11.0)"}.get(
-            public["phase"], "your orders for this phase")
+            public["phase"].removeprefix("blitz-"), "your orders for this phase")
         return Pending(public["active"], f"{public['month']} fortnight {public['fortnight']} "
                        f"{SEQUENCE.label(public)}", wanted, turn=int(public["turn"]))
 
@@ -86,9 +92,10 @@ class EuroFront(RulesModule):
 
     def public_orders(self, orders: Any) -> Any:
         # Production lines are sealed (production.py); every other word names public things.
-        # A placement's unit is its owner's secret; its hex is public (placement.py).
+        # A placement's unit is its owner's secret; its hex is public (placement.py). The CVs
+        # assigned at the seal are sealed with the identities (assign.py).
         return {"orders": [{k: v for k, v in o.items() if not (o["verb"] == "place" and k == "unit")}
-                           for o in orders["orders"] if o["verb"] not in SEALED]}
+                           for o in orders["orders"] if o["verb"] not in (*SEALED, "cv") and not o.get("sealed")]}
 
     def private_orders(self, orders: Any) -> Any:
         # The author's full orders (sealed builds, the unit placed): the full audit replays them.
@@ -105,6 +112,8 @@ class EuroFront(RulesModule):
                 kind = ORDER_FIELDS.get(k)
                 if kind is None or not isinstance(v, kind) or (isinstance(v, bool) and kind is not bool):
                     raise InvalidInput(f"EuroFront orders: bad field {k}={v!r}")
+            if o.get("sealed") and o["verb"] != "place":
+                raise InvalidInput("EuroFront orders: only a placement is sealed")
             if not all(isinstance(h, str) for h in [*o.get("path", []), *o.get("blocks", [])]):
                 raise InvalidInput("EuroFront orders: a path lists hexes")
         return {"orders": [dict(o) for o in src["orders"]]}
@@ -120,6 +129,7 @@ class EuroFront(RulesModule):
         aid_end.roll_due(env)  # reserved dice first, in the order they were reserved
         victory.roll_due(env)
         before = victory.sides_on_map(pub)
+        overstack.due(env)  # 6.22: its hidden blocks in an involuntarily overstacked hex
         ended = False
         for o in orders["orders"]:
             if pub["active"] != seat or pub["over"]:
@@ -195,7 +205,7 @@ class EuroFront(RulesModule):
 def _sane(env: Env, o: dict[str, Any]) -> None:
     """What another seat's file names must exist: a block on the map, hexes of the map (the parser
     checks the author's own text; a hostile file skips the parser)."""
-    if "block" in o and o["block"] not in env.public["blocks"]:
+    if "block" in o and o["block"] not in env.public["blocks"] and o["verb"] != "cadre":  # cadre: an eliminated one
         raise illegal(o, f"no block {o['block']!r} is on the map", "6.1")
     for h in [*o.get("path", []), *([o["deploy"]] if o.get("deploy") else []), *([o["hex"]] if "hex" in o else [])]:
         if h not in env.board.terrain:

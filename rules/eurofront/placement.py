@@ -101,6 +101,8 @@ def illegal(o: dict[str, Any] | None, message: str, rule: str = RULE) -> Illegal
 def parse_place(ln: Any, o: dict[str, Any]) -> None:
     o["unit"] = ln.take("a unit of yours (e.g. R-MAD)")[1].upper()
     o["hex"] = ln.hex()
+    if ln.public.get("sealed_free"):
+        o["sealed"] = True  # the whole line is sealed (sealed_place.py): public_orders drops it
 
 
 def check_place(env: Any, o: dict[str, Any]) -> None:

@@ -19,22 +19,25 @@ one free step (SCW 7D). Reinforcements (11.8, 11.81): due this month or earlier,
 (Albacete) or a friendly port in Rail Supply, not embattled, at most 2 a major city and 1
 elsewhere. The French Aid die and, from S'37, the Soviet Aid blockade die (SCW 3, 5) are
 rolled in the Republicans' ``production-open`` file and set the next month's aid (README).
+Cadres, disbanding and advanced arrival (11.72, 11.84, 11.82) are sealed lines too (rebuild.py);
+the month's RailHeads are public ``railhead`` orders of the ``production-open`` file (railheads.py).
 """
 
 from __future__ import annotations
 
+import copy
 import functools
 from typing import Any
 
 from pbem.kit.records import Issues, read_records
 
-from . import garrisons, supply
+from . import garrisons, rebuild, supply
 from . import state as st
 from .aid_end import FOREIGN
 from .data import SEATS, load, scenario_root
 from .verbs import Env, illegal
 
-SEALED = ("build", "arrive", "garrison")
+SEALED = ("build", "arrive", "garrison", "cadre", "disband")
 PREFIX = {"nationalists": "n", "republicans": "r"}
 
 
@@ -48,7 +51,8 @@ def income(env: Env, seat: str) -> int:
             h = env.board.places[name].hex
             if h in rail and st.control(pub, env.board, h) == seat and isinstance(value, int):
                 pp += value
-    if seat == "nationalists":
+    if seat == "nationalists":  # SCW 5: less 1 PP if last month's blockade was not run (railheads.py)
+        pp -= int(pub["aid"].get("axis_lost", 0))
         return pp + sum(int(v) for k, v in data.tables["foreign_aid"]["axis"].items() if k not in ("source", "why"))
     if pub.get("aid_ended"):
         return pp  # SCW 6: French and Soviet Aid cancelled
@@ -59,6 +63,7 @@ def begin(env: Env) -> None:
     """Available PPs for both sides (11.2), fixed before either side chooses."""
     pub = env.public
     pub["pp"] = {s: int(pub["saved"].get(s, 0)) + income(env, s) for s in SEATS}
+    pub["aid"].pop("axis_lost", None)
     pub["production_refs"] = {}
     env.ctx.event("production", month=pub["month"], pp=dict(pub["pp"]))
 
@@ -72,6 +77,10 @@ def parse_build(ln: Any, o: dict[str, Any]) -> None:
 def parse_arrive(ln: Any, o: dict[str, Any]) -> None:
     o["unit"] = ln.take("a reinforcement (e.g. R-IB)")[1].upper()
     o["hex"] = ln.hex()
+    if ln.more():  # 11.82: advanced a month, for its cadre cost or one CV weaker
+        o["advance"] = ln.take("advance or reduced")[1].lower()
+        if o["advance"] not in ("advance", "reduced"):
+            raise ln.err("expected advance or reduced (11.82)")
 
 
 def check_sealed(env: Env, o: dict[str, Any]) -> None:
@@ -89,7 +98,9 @@ def apply_sealed(env: Env, o: dict[str, Any]) -> None:
 def check_choices(env: Env, chosen: list[dict[str, Any]], seat: str) -> int:
     """Every rule the public state decides, and the owner's hidden facts where this tool has them;
     returns the PPs spent (claimed costs for builds, which every tool re-checks at the next reveal)."""
-    pub, spent, built = env.public, 0, set()
+    pub, spent = env.public, 0
+    seen: dict[str, set[str]] = {"build": set(), "cadre": set(), "disband": set(), "advance": set()}
+    built = seen["build"]
     arriving: dict[str, int] = {}
     supplied: set[str] | None = None
     for o in chosen:
@@ -99,15 +110,27 @@ def check_choices(env: Env, chosen: list[dict[str, Any]], seat: str) -> int:
             if sum(1 for x in chosen if x.get("hex") == o["hex"] and x["verb"] == "garrison") > 1:
                 raise illegal(o, f"one garrison in {o['hex']}", "SCW 2")
             spent += garrisons.check_garrison(env, o, seat, supplied)
+        elif o["verb"] == "cadre":
+            spent += rebuild.check_cadre(env, o, seat, seen, arriving)
+        elif o["verb"] == "disband":
+            rebuild.check_disband(env, o, seat, seen)
         elif o["verb"] == "build":
             tok = o["block"]
             b = pub["blocks"].get(tok)
+            if tok in seen["cadre"]:
+                raise illegal(o, f"{tok} is a cadre rebuilt this Production: it is not built up further", "11.72")
+            if tok in seen["disband"]:
+                raise illegal(o, f"{tok} is disbanded this Production", "11.84")
             if b is None or b["side"] != seat:
                 raise illegal(o, f"{tok} is not one of your blocks", "11.71")
             if tok in built:
                 raise illegal(o, f"{tok} is built once a Production", "11.71")
-            if st.is_battle(pub, b["hex"]) or b.get("unsupplied"):
-                raise illegal(o, f"{tok} must be unengaged and supplied to build", "11.71")
+            if supplied is None:
+                supplied = supply.supplied_hexes(pub, env.board, seat)
+            # 11.71: Secure Supply, checked now ("make a supply check as needed"), not the last Supply
+            # Phase's mark; the SCW has no Sea, Fortress or Siege Supply (no Seapower, no fortress hex)
+            if st.is_battle(pub, b["hex"]) or b.get("unsupplied") or b["hex"] not in supplied:
+                raise illegal(o, f"{tok} must be unengaged and in Secure Supply to build", "11.71")
             ident = env.ident(tok)
             cost = -1 if ident is None else st.step_cost(pub["scenario"], seat, str(ident["type"]))
             if ident is not None:
@@ -119,21 +142,31 @@ def check_choices(env: Env, chosen: list[dict[str, Any]], seat: str) -> int:
             built.add(tok)
             spent += int(o["cost"])
         else:
-            _check_arrival(env, o, seat, arriving)
+            spent += _check_arrival(env, o, seat, arriving, seen)
     if spent > int(pub["pp"].get(seat, 0)):
         raise illegal(chosen[-1] if chosen else None, f"the builds cost {spent} PPs, {pub['pp'].get(seat, 0)} are "
                       "available", "11.4")
     return spent
 
 
-def _check_arrival(env: Env, o: dict[str, Any], seat: str, arriving: dict[str, int]) -> None:
+def _check_arrival(env: Env, o: dict[str, Any], seat: str, arriving: dict[str, int],
+                   seen: dict[str, set[str]]) -> int:
     pub, data = env.public, load(env.public["scenario"])
     due = {u.uid: u for u in data.units if u.setup == "reinforcement" and u.side == seat}
     months = reinforcement_months(pub["scenario"])
     if pub.get("aid_ended") and o["unit"] in FOREIGN:
         raise illegal(o, f"{o['unit']} is a foreign unit and foreign aid has ended", "SCW 6")
-    if o["unit"] not in due or months.get(o["unit"], "9999") > pub["month"] or o["unit"] in pub["arrived"]:
-        raise illegal(o, f"{o['unit']} is no reinforcement of yours due now", "11.8")
+    month = st.next_month(pub["month"]) if o.get("advance") else pub["month"]
+    if o["unit"] not in due or months.get(o["unit"], "9999") > month or o["unit"] in pub["arrived"]:
+        raise illegal(o, f"{o['unit']} is no reinforcement of yours due now", "11.82" if o.get("advance") else "11.8")
+    cost = 0
+    if o.get("advance"):
+        if months.get(o["unit"], "9999") < pub["month"]:
+            raise illegal(o, f"{o['unit']} was due in {months[o['unit']]}: a delayed arrival comes at its full "
+                          "arrival strength, with no advancing", "11.83")
+        if months.get(o["unit"], "9999") == pub["month"]:
+            raise illegal(o, f"{o['unit']} is due now: its arrival needs no advancing", "11.82")
+        cost = rebuild.check_advance(env, o, seen, due[o["unit"]])
     h, place = o["hex"], env.board.at.get(o["hex"])
     where = reinforcement_places(pub["scenario"]).get(o["unit"], "friendly-port")
     if where == "friendly-port" and (place is None or not place.port):
@@ -146,6 +179,7 @@ def _check_arrival(env: Env, o: dict[str, Any], seat: str, arriving: dict[str, i
     arriving[h] = arriving.get(h, 0) + 1
     if arriving[h] > (2 if place is not None and place.kind == "major" else 1):
         raise illegal(o, f"too many units arrive in {h}", "11.81")
+    return cost
 
 
 def reinforcement_months(scenario: str) -> dict[str, str]:
@@ -180,10 +214,14 @@ def open_choices(env: Env) -> None:
         value = env.private.get("production", [])  # a dry check cannot open earlier commitments
     if not isinstance(value, list) or not all(isinstance(o, dict) and o.get("verb") in SEALED for o in value):
         raise illegal(None, "the opened production is not a list of build/arrive orders", "11.2")
-    spent = check_choices(env, value, seat)
+    spent = check_choices(_as_sealed(env), value, seat)
     for o in value:
         if o["verb"] == "garrison":
             garrisons.place(env, o)
+        elif o["verb"] == "cadre":
+            rebuild.apply_cadre(env, o)
+        elif o["verb"] == "disband":
+            rebuild.apply_disband(env, o)
         elif o["verb"] == "build":
             b = pub["blocks"][o["block"]]
             b["lost"] -= 1
@@ -191,20 +229,39 @@ def open_choices(env: Env) -> None:
             env.ctx.event("built", block=o["block"], cost=int(o["cost"]))
         else:
             _arrive(env, o)
-    pub["saved"][seat] = 0 if spent or any(o["verb"] == "build" for o in value) else pub["pp"][seat]  # 11.4
+    pub["saved"][seat] = 0 if spent or any(o["verb"] in ("build", "cadre") for o in value) else pub["pp"][seat]
     if env.private is not None:
         env.private.pop("production", None)
     if seat == SEATS[-1]:
+        pub.pop("sealed_board", None)
         _foreign_aid(env)
+
+
+def _as_sealed(env: Env) -> Env:
+    """Both sides sealed their production against the same map: the first side's opened choices
+    (disbands, garrisons, cadres, arrivals) must not make the second's illegal, so the second is
+    checked against the map as it was sealed (public ``sealed_board``, kept between the files)."""
+    pub = env.public
+    if env.seat != SEATS[-1] or "sealed_board" not in pub:
+        if env.seat != SEATS[-1]:
+            pub["sealed_board"] = copy.deepcopy({k: pub.get(k, {}) for k in KEPT})
+        return env
+    return Env({**pub, **copy.deepcopy(pub["sealed_board"])}, env.private, env.seat, env.ctx, env.board)
+
+
+KEPT = ("blocks", "garrisons", "dead", "removed")
 
 
 def _arrive(env: Env, o: dict[str, Any]) -> None:
     pub, seat = env.public, env.seat
     spec = next(u for u in load(pub["scenario"]).units if u.uid == o["unit"])
-    n = max([int(t[1:]) for t, b in pub["blocks"].items() if b["side"] == seat] + [int(pub["tokens"].get(seat, 0))])
+    # A new token: never one of an eliminated block (its cadre keeps it, 11.72) nor a removed one.
+    used = [t for where in ("blocks", "dead", "removed") for t, b in pub.get(where, {}).items() if b["side"] == seat]
+    n = max([int(t[1:]) for t in used] + [int(pub["tokens"].get(seat, 0))])
     tok = f"{PREFIX[seat]}{n + 1}"
     pub["tokens"][seat] = n + 1
-    ident = {"unit": spec.uid, "type": spec.type, "nation": spec.nation, "cv": spec.cv, "max": spec.max}
+    cv = int(spec.cv) - (1 if o.get("advance") == "reduced" else 0)  # 11.82
+    ident = {"unit": spec.uid, "type": spec.type, "nation": spec.nation, "cv": cv, "max": spec.max}
     pub["blocks"][tok] = {"side": seat, "hex": o["hex"], "lost": 0, "up": False, "opened": dict(ident),
                           "trail": [], "ref": env.ctx.commit("block", {"token": tok, **ident}, tok)}
     if env.private is not None:

@@ -12,6 +12,10 @@ at DF if faster than the Rearguard, SF if as fast, not at all if slower (speeds 
 weather, 12.32), and each hit costs the Rearguard a step, with the hex's terrain and weather
 defence (6.52, 7.34). A surviving Rearguard then makes its move; the battle is over and the
 pursuers stand upright again. The dice are reserved by the retreating player's file.
+
+An HQ deploying out of a battle as its side's last unit there retreats too (5.21): it stands in
+its new hex at once (its Command Range counts from there), is recorded as its own Rearguard
+(``deploy``) and takes the Pursuit Fire in the same pursuit step; it cannot mobilize before.
 """
 
 from __future__ import annotations
@@ -53,7 +57,7 @@ def apply_retreat(env: Env, o: dict[str, Any]) -> None:
                    and pub["blocks"][t]["side"] == env.seat)
         pub["hqs"][thq]["moves"] -= 1
     pub["moved"].append(tok)
-    pub["retreats"][tok] = {"hex": start, "path": list(o["path"])}
+    pub["retreats"][tok] = {"hex": start, "path": list(o["path"]), "order": len(pub["retreats"])}
     env.ctx.event("rearguard", block=tok, hex=start, path=list(o["path"]))
 
 
@@ -62,9 +66,19 @@ def end_movement(env: Env, o: dict[str, Any] | None) -> None:
     pub = env.public
     for tok, r in sorted(pub["retreats"].items()):
         others = [t for t in st.blocks_at(pub, r["hex"], env.seat) if t != tok]
-        if others:
-            raise illegal(o, f"{tok} is a Rearguard but {', '.join(others)} stay in the battle at {r['hex']}: "
+        stay = [t for t in others if t not in pub["moved"]]
+        if stay:
+            raise illegal(o, f"{tok} is a Rearguard but {', '.join(stay)} stay in the battle at {r['hex']}: "
                           "a Rearguard covers the last units leaving (move it normally instead)", "6.51")
+        if others:
+            r["attack"] = True  # 6.4: all the old units leave while new ones engage: a Retreat and an Attack
+    covered = {r["hex"] for r in pub["retreats"].values()}
+    for h, battle in sorted(pub["battles"].items()):
+        mine = st.blocks_at(pub, h, env.seat)
+        if not battle["new"] and mine and h not in covered and st.is_battle(pub, h) \
+                and all(t in pub["moved"] for t in mine):
+            raise illegal(o, f"all your units that were in the battle at {h} left it: that is a Retreat (and an "
+                          f"Attack by {', '.join(mine)}); name a Rearguard (retreat BLOCK HEX..)", "6.51")
     count = sum(len(st.blocks_at(pub, r["hex"], st.enemy(env.seat))) for r in pub["retreats"].values())
     if count:
         env.ctx.reserve_rolls(count, st.enemy(env.seat))
@@ -75,9 +89,11 @@ def speed(kind: str, weather: str) -> int:
 
 
 def pursue(env: Env) -> None:
-    """6.52: the pursuing player's file (``env.seat``) fires on each Rearguard, hexes in order."""
+    """6.52: the pursuing player's file (``env.seat``) fires on each Rearguard in the order the
+    active (retreating) player named them: "The active player chooses the order of Retreat
+    resolution" (an HQ retreating by deploying, named in the Command Phase, comes first)."""
     pub = env.public
-    for tok, r in sorted(pub["retreats"].items(), key=lambda kv: kv[1]["hex"]):
+    for tok, r in sorted(pub["retreats"].items(), key=lambda kv: (kv[1].get("order", 0), kv[1]["hex"])):
         h = r["hex"]
         for p in st.blocks_at(pub, h, env.seat):
             if not pub["blocks"][p]["up"]:
@@ -91,7 +107,11 @@ def pursue(env: Env) -> None:
         for p in st.blocks_at(pub, h, env.seat):
             pub["blocks"][p]["up"] = False
         pub["battles"].pop(h, None)
-        if tok in pub["blocks"]:
+        if r.get("attack") and st.is_battle(pub, h):
+            # 6.4, 7.12: the new units attack: a new battle, their side its Original Attacker, combat mandatory
+            pub["battles"][h] = {"attacker": st.enemy(env.seat), "new": True, "assault": False}
+            env.ctx.event("battle", hex=h, attacker=st.enemy(env.seat))
+        if tok in pub["blocks"] and not r.get("deploy"):  # a deploying HQ stands there already (5.21)
             pub["blocks"][tok]["hex"] = r["path"][-1]
             pub["blocks"][tok]["up"] = False
             env.ctx.event("moved", block=tok, path=[h, *r["path"]], engage=False)

@@ -8,7 +8,9 @@ Movement (4.32), Pursuit Fire (6.52, the other player's file, only after a Retre
 (4.33; combat.py: the passive player's reveal and Defensive Fire is a step of its own, then the
 active player's Offensive Fire) and Supply (4.36, no file: public facts only). Each month but the
 first opens with Production (11.0; production.py: two sealing files, then two opening files).
-Not yet steps: Blitz Movement and Combat (4.34, 4.35), Politics (4.37); the SCW has no Diplomacy.
+Blitz Movement and Combat (4.34, 4.35; blitz.py) repeat Movement, Pursuit and Combat as
+``blitz-*`` steps, visited only when a Blitz HQ was designated that Player-Turn.
+Not yet steps: Politics (4.37); the SCW has no Diplomacy.
 Before the first Fortnight each seat seals its blocks (setup.seal).
 """
 
@@ -18,7 +20,7 @@ from typing import Any
 
 from pbem.kit.sequence import Sequence, Step
 
-from . import aid_end, combat, placement, production, retreat, supply
+from . import aid_end, blitz, combat, production, railheads, retreat, sealed_place, supply
 from . import state as st
 from .data import SEATS
 from .verbs import Env, deactivate, illegal
@@ -35,8 +37,9 @@ def _steps(state: Any) -> list[Step]:
 def _player_turn(seat: str) -> list[Step]:
     """Command, Movement, Combat (4.31-4.33); a Combat round is the active player's declarations,
     the passive player's reveal and Defensive Fire, then the active player's Offensive Fire."""
-    return [("command", seat), ("movement", seat), ("pursuit", st.enemy(seat)), ("combat", seat),
-            ("defence", st.enemy(seat)), ("fire", seat), ("supply", seat)]
+    steps: list[Step] = [("movement", seat), ("pursuit", st.enemy(seat)), ("combat", seat),
+                         ("defence", st.enemy(seat)), ("fire", seat)]
+    return [("command", seat), *steps, *((f"blitz-{p}", s) for p, s in steps), ("supply", seat)]
 
 
 SEQUENCE = Sequence(_steps)
@@ -45,10 +48,11 @@ SEQUENCE = Sequence(_steps)
 def finish(env: Env, o: dict[str, Any] | None) -> None:
     """Leave the current step: its end-of-phase checks and work (stacking 6.21, HQs 5.52)."""
     pub = env.public
+    phase = blitz.base(pub["phase"])
     if pub["phase"] == "seal" and env.seat not in pub["sealed"]:
         # Ending the step unsealed would leave the blocks with no commitment to open (3.2).
         raise illegal(o, "seal your blocks first (seal): the seal file must seal", "3.2")
-    if pub["phase"] == "movement":
+    if phase == "movement":
         retreat.end_movement(env, o)
         at = {t: pub["retreats"][t]["path"][-1] if t in pub["retreats"] else b["hex"]
               for t, b in pub["blocks"].items() if b["side"] == env.seat}
@@ -58,21 +62,22 @@ def finish(env: Env, o: dict[str, Any] | None) -> None:
             if n > limit:
                 raise illegal(o, f"{n} of your units end the Movement Phase in {h} ({env.board.terrain[h]}), "
                               f"the limit is {limit}", "6.21")
-    elif pub["phase"] == "combat":
+    elif phase == "combat":
         combat.end_declarations(env, o)
         if not pub["active_battles"]:
             _end_combat(env)
-    elif pub["phase"] == "pursuit":
+    elif phase == "pursuit":
         retreat.pursue(env)
-    elif pub["phase"] == "defence":
+    elif phase == "defence":
         combat.defend(env)
-    elif pub["phase"] == "fire":
+    elif phase == "fire":
         combat.fire(env)
         _end_combat(env)
     elif pub["phase"] == "production":
         production.seal(env)
     elif pub["phase"] == "production-open":
         production.open_choices(env)
+        railheads.end(env)
         if env.seat == SEATS[-1]:
             pub["produced"] = pub["month"]
     elif pub["phase"] == "weather":
@@ -93,10 +98,17 @@ def _roll_weather(env: Env) -> None:
 
 
 def _end_combat(env: Env) -> None:
-    """5.52: Combat Support HQs deactivate after Combat; battles are no longer new (7.15)."""
+    """5.52: Combat Support HQs deactivate after Combat; battles are no longer new (7.15).
+    After the first Combat a Blitz HQ loses a step and stays active (5.6, 4.331)."""
+    first = not env.public["phase"].startswith("blitz-")
     for tok in sorted(env.public["hqs"], key=st.token_key):
-        if env.public["blocks"][tok]["side"] == env.seat:
-            deactivate(env, tok)
+        if tok not in env.public["blocks"]:
+            del env.public["hqs"][tok]  # eliminated in the Combat
+        elif env.public["blocks"][tok]["side"] == env.seat:
+            if first and env.public["hqs"][tok].get("blitz"):
+                blitz.end_first_combat(env, tok)
+            else:
+                deactivate(env, tok)
     for b in env.public["battles"].values():
         b["new"], b["assault"] = False, False
         b.pop("from", None)
@@ -104,13 +116,16 @@ def _end_combat(env: Env) -> None:
 
 
 def advance(env: Env) -> None:
-    if env.public["phase"] == "place" and placement.end_placement(env, None):
+    if env.public["phase"] == "place" and sealed_place.end(env, None):
         return  # the Free Setup alternates files within its one step
     SEQUENCE.advance(env.public, lambda phase, seat: _visit(env, phase, seat))
 
 
-def _visit(env: Env, phase: str, seat: str | None) -> bool:
+def _visit(env: Env, step: str, seat: str | None) -> bool:
     pub = env.public
+    if step.startswith("blitz-") and not blitz.on(pub):
+        return False  # 4.34, 4.35: only if Blitz HQs were designated this Player-Turn
+    phase = blitz.base(step)
     if phase == "place":
         return False  # the Free Setup starts in this step and leaves it for good (advance)
     if phase == "seal":
@@ -136,9 +151,12 @@ def _visit(env: Env, phase: str, seat: str | None) -> bool:
             env.ctx.reserve_rolls(production.aid_rolls(pub["month"]), seat)  # SCW 3, 5
         if due:
             env.seat = seat
+        if due and phase == "production-open":
+            railheads.begin(env, seat)  # SCW 3: the month's markers are placed anew
         return due
     if phase == "supply":
         assert seat is not None
+        blitz.end_turn(pub)
         supply.supply_phase(env, seat)  # 4.36: public facts only, so every tool agrees
         return False
     if phase == "end-fortnight":

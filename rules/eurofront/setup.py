@@ -14,7 +14,7 @@ from typing import Any
 
 from pbem.errors import InvalidInput
 
-from . import placement
+from . import assign, placement, sealed_place
 from . import state as st
 from .data import SEATS, Board, ScwData
 
@@ -39,16 +39,18 @@ def add_block(public: dict[str, Any], private: dict[str, Any], token: str, side:
     private[side]["blocks"][token] = dict(ident)
 
 
-def initial_state(data: ScwData, setup: str) -> tuple[dict[str, Any], dict[str, Any]]:
+def initial_state(data: ScwData, setup: str, option: str | None = None) -> tuple[dict[str, Any], dict[str, Any]]:
     """The set-up modes of the seed (placement.py): every unit at its O/B location (historical);
     infantry and HQs there, militia by Random Militia Deployment in each seal (semi-historical);
     infantry and HQs placed in turn, one a file, then the militia (free)."""
     if setup not in ("historical", "semi-historical", "free"):
         raise InvalidInput(f"set-up {setup!r} is not one of the SCW's",
-                           hint="option setup=historical, semi-historical or free (the sealed free placement "
-                                "option is not implemented)")
+                           hint="option setup=historical, semi-historical or free")
+    if option is not None and (option != "sealed-free" or setup != "free"):
+        raise InvalidInput(f"set-up option {option!r} is not one of the SCW's",
+                           hint="setup-option=sealed-free, with setup=free (sealed_place.py)")
     public = blank_public(data.name)
-    public["setup"] = setup
+    public["setup"], public["ob"] = setup, True  # every identity is a unit of the O/B (assign.py)
     private: dict[str, Any] = {s: {"blocks": {}} for s in SEATS}
     for side in SEATS:
         kinds = ("placed", "militia") if setup == "historical" else ("placed",)
@@ -71,8 +73,12 @@ def initial_state(data: ScwData, setup: str) -> tuple[dict[str, Any], dict[str, 
     if setup == "free":
         public["phase"], public["shuffle"] = "place", False  # each identity is chosen in secret
         public["morocco"] = len(placement.morocco_units(data, SEATS[0]))
+        if option == "sealed-free":  # each side seals its whole placement in one file
+            public["sealed_free"], public["place_refs"] = True, {}
     public["weather"] = st.weather_for(public["month"])
     public["railheads"] = initial_railheads(data.board)
+    if "1" not in data.rules:  # 8.36 Control by Isolation: replaced by SCW 1 where it applies
+        public["isolation"] = True
     return public, private
 
 
@@ -103,6 +109,8 @@ def shuffle_rolls(public: dict[str, Any], seat: str) -> int:
 def seal(env: Any) -> None:
     """Shuffle within each hex (Fisher-Yates on secret rolls), then commit to each identity."""
     pub, seat = env.public, env.seat
+    if sealed_place.on(pub) and pub["placing"].get(seat):
+        sealed_place.open_placement(env)  # both placements were sealed before either is opened
     mine = env.private["blocks"] if env.private is not None else None
     if pub["shuffle"]:
         for g in groups(pub, seat):
@@ -111,6 +119,7 @@ def seal(env: Any) -> None:
                 if mine is not None and roll.values is not None:
                     j = roll.values[0] - 1
                     mine[g[i]], mine[g[j]] = mine[g[j]], mine[g[i]]
+    assign.check_totals(env)  # 22.2: the author's tool, before committing the CVs
     placement.place_militia(env)
     tokens = sorted((t for t, b in pub["blocks"].items() if b["side"] == seat), key=st.token_key)
     for t in tokens:

@@ -14,7 +14,12 @@ PUBLIC (every tool, ``digest`` compared after each file)::
      "airstrikes": {hex: {hq, cv, fp}} (7.13), "partial": {hex: {side: {tok, parts}}} (7.34),
      "losses": {seat: [tokens]} (7.33), "retreats": {token: {hex, path}} (6.51),
      "railheads": {seat: [hexes]} (SCW 4), per block "unsupplied" (10.5), "removed" (audit.py),
-     "produced", "pp", "saved", "production_refs", "aid", "arrived", "tokens" (production.py)}
+     "dead": {token: {side, ref, opened, month}} (eliminated: cadres 11.72; month = disbanded 11.84),
+     "blitz": {side, strategic, spent} (Blitz HQs this Player-Turn, blitz.py),
+     "produced", "pp", "saved", "production_refs", "aid", "arrived", "tokens" (production.py),
+     "sealed_board" (the map the second side's production is checked against, production.py),
+     "ob" (identities are O/B units, assign.py), "sealed_free", "place_refs" (sealed_place.py),
+     "isolation" (8.36 in force: a scenario without SCW 1), "isolated" {hex: seat} (8.36)}
 
 PRIVATE per seat: ``{"blocks": {token: {"unit", "type", "nation", "cv", "max"}}}``: the owner's
 blocks' identities, bound at the seal by one commitment each (value = identity + token).
@@ -135,8 +140,34 @@ def control(public: dict[str, Any], board: Board, h: str, occ: Occupancy | None 
         return "disputed"
     if zoc:
         return next(iter(zoc))
+    isolated = public.get("isolated", {}).get(h)  # 8.36
+    if isolated is not None:
+        return str(isolated)
     place = board.at.get(h)
     return place.loyal if place is not None else None
+
+
+def isolate(public: dict[str, Any], board: Board, seat: str) -> list[str]:
+    """8.36, at the end of ``seat``'s Supply Phase: unoccupied enemy-controlled hexes completely
+    surrounded by ``seat``-controlled hexes (of Spain and Spanish Morocco) pass to ``seat``.
+    Only in a scenario without SCW 1 (public ``isolation``; SCW 1 replaces 8.35-8.36). With the
+    control rules here only a city or town can be such a hex (any other takes its control from a
+    ZOC, whose unit's hex is next to it); the passing is kept in public ``isolated`` until a unit
+    enters the hex."""
+    occ = occupancy(public)
+    for h in [h for h in public.get("isolated", {}) if h in occ]:
+        del public["isolated"][h]
+    if not public.get("isolated"):
+        public.pop("isolated", None)
+    found = []
+    for h in sorted(board.at):
+        if h in occ or not board.enterable(h) or control(public, board, h, occ) != enemy(seat):
+            continue
+        land = [n for n in board.neighbours(h) if board.enterable(n)]  # sea and out-of-play hexes: no bar
+        if land and all(control(public, board, n, occ) == seat for n in land):
+            public.setdefault("isolated", {})[h] = seat
+            found.append(h)
+    return found
 
 
 def hexside_key(a: str, b: str) -> str:
@@ -187,6 +218,13 @@ def weather_for(month: str) -> str:
 def next_month(month: str) -> str:
     y, m = int(month[:4]), int(month[5:7])
     return f"{y + m // 12}-{m % 12 + 1:02d}"
+
+
+def bury(public: dict[str, Any], tok: str, b: dict[str, Any]) -> None:
+    """Record an eliminated block (public: its side, commitment and opening if it was opened) so
+    that it can be rebuilt as a cadre (11.72, SCW 7A) and never twice; 11.84 marks disbanding."""
+    public.setdefault("dead", {})[tok] = {"side": b["side"], "ref": b["ref"], "opened": b["opened"],
+                                          "month": public["month"] if public["phase"].startswith("production") else ""}
 
 
 def current_cv(public: dict[str, Any], private: dict[str, Any] | None, token: str) -> int | None:

@@ -29,10 +29,10 @@ from typing import Any
 from pbem.kit.hexgrid import EVEN_COLUMNS_LOW as GRID
 from pbem.kit.hexgrid import parse_hex
 
-from . import garrisons
+from . import garrisons, overstack
 from . import state as st
 from .data import Board, load
-from .rail import rail_edges
+from .rail import check_rail, rail_edges
 from .verbs import Env, illegal
 
 CAPITAL = {"nationalists": "Lisbon", "republicans": "Madrid"}  # SCW 4, The Nationalists/Republicans
@@ -101,6 +101,17 @@ def supplied_hexes(pub: dict[str, Any], board: Board, seat: str) -> set[str]:
     return out
 
 
+def check_rail_move(env: Env, o: dict[str, Any]) -> None:
+    """9.21 and SCW 8 (rail.check_rail), then 9.12: a Rail Move runs on friendly rail lines, those
+    connected to the side's Supply Origin (capital or RailHead) through friendly territory."""
+    check_rail(env, o)
+    linked = rail_supplied(env.public, env.board, env.seat)
+    for step in o["path"]:
+        if step not in linked:
+            raise illegal(o, f"the rail line at {step} does not connect to your Supply Origin (capital or "
+                          "RailHead) through friendly territory", "9.12")
+
+
 def loyal_immune(board: Board, h: str, seat: str) -> bool:
     """SCW 4 Loyalty: units defending loyal cities and towns are immune to supply attrition."""
     place = board.at.get(h)
@@ -120,8 +131,12 @@ def supply_phase(env: Env, seat: str) -> None:
         b["lost"] += 1
         env.ctx.event("attrition", block=tok, hex=b["hex"])
         if b["up"] and below_floor(b["opened"], b["lost"]):
-            del pub["blocks"][tok]
+            st.bury(pub, tok, pub["blocks"].pop(tok))
             env.ctx.event("eliminated", block=tok, unit=b["opened"]["unit"], hex=b["hex"], why="attrition")
+    overstack.supply_check(env, foe)  # 6.22
+    if pub.get("isolation"):  # 8.36, only without SCW 1 (README Interpretations)
+        for h in st.isolate(pub, env.board, seat):  # at the end of the friendly Supply Phase
+            env.ctx.event("isolated", hex=h, side=seat)
 
 
 def below_floor(ident: dict[str, Any], lost: int) -> bool:
@@ -146,6 +161,7 @@ def check_attrition(env: Env, o: dict[str, Any]) -> None:
 
 def apply_attrition(env: Env, o: dict[str, Any]) -> None:
     b = env.public["blocks"].pop(o["block"])
+    st.bury(env.public, o["block"], b)
     if not b["up"]:
         env.public["removed"][o["block"]] = b  # its trail and claim are audited at the end (audit.py)
     env.ctx.event("eliminated", block=o["block"], hex=b["hex"], why="attrition")

@@ -18,6 +18,7 @@ from pbem.kit.hexgrid import parse_hex
 from pbem.kit.orders import Line, resolve_name
 from pbem.rulesapi import Context
 
+from . import assign, blitz
 from . import state as st
 from .data import Board
 from .setup import seal
@@ -79,9 +80,13 @@ def parse_nothing(ln: EfLine, o: dict[str, Any]) -> None:
 def parse_activate(ln: EfLine, o: dict[str, Any]) -> None:
     o["block"] = ln.block()
     o["deploy"] = None
-    if ln.peek() == "deploy":
-        ln.take("deploy")
-        o["deploy"] = ln.hex()
+    while ln.more():
+        if ln.peek() == "blitz":
+            ln.take("blitz")
+            o["blitz"] = True  # 5.6: the BLITZ marker (the key only when given: older files stay the same)
+        else:
+            ln.take("deploy")
+            o["deploy"] = ln.hex()
 
 
 def parse_move(ln: EfLine, o: dict[str, Any]) -> None:
@@ -115,6 +120,8 @@ def check_activate(env: Env, o: dict[str, Any]) -> None:
     mine = env.ident(tok)
     if mine is not None and mine["type"] not in ("HQ", "THQ"):
         raise illegal(o, f"{tok} is your {mine['unit']} ({mine['type']}), not an HQ: only HQs activate", "5.2")
+    if mine is not None and o.get("blitz") and mine["type"] == "THQ":
+        raise illegal(o, f"{tok} is your {mine['unit']} (THQ): THQs cannot Blitz", "5.8")
     if o["deploy"] is not None:
         _check_deploy(env, o, b["hex"], o["deploy"])
 
@@ -126,9 +133,6 @@ def _check_deploy(env: Env, o: dict[str, Any], frm: str, to: str) -> None:
         raise illegal(o, f"{to} is not a land hex of Spain or Spanish Morocco", "SCW The Map")
     if not st.adjacent(frm, to) or "water" in env.board.side_kinds(frm, to):
         raise illegal(o, f"an HQ deploys one hex: {to} is not next to {frm} over land", "5.21")
-    if st.enemy(env.seat) in st.sides_in(env.public, frm) and len(st.blocks_at(env.public, frm, env.seat)) == 1:
-        raise illegal(o, f"{o['block']} is your last unit in the battle at {frm}: deploying out is a Retreat: "
-                      "name a Rearguard (retreat BLOCK HEX..) and move", "5.21")
     owner = st.control(env.public, env.board, to)
     if st.sides_in(env.public, to) - {env.seat} or owner not in (env.seat, None):
         raise illegal(o, f"HQs deploy into friendly hexes only, not into {to} ({owner or 'a battle'})", "5.21")
@@ -147,6 +151,13 @@ def apply_activate(env: Env, o: dict[str, Any]) -> None:
         raise illegal(o, f"{tok} opens as {ident['type']}, not an HQ", "5.2")
     recheck(env, tok, ident)
     if o["deploy"] is not None:
+        frm = b["hex"]
+        if st.enemy(env.seat) in st.sides_in(env.public, frm) and st.blocks_at(env.public, frm, env.seat) == [tok]:
+            # 5.21: the last unit deploying out of a battle retreats: it is its own Rearguard and takes
+            # Pursuit Fire in the pursuit step (retreat.py); deploying is no move (no hexside count)
+            env.public["retreats"][tok] = {"hex": frm, "path": [o["deploy"]], "deploy": True,
+                                           "order": len(env.public["retreats"])}
+            env.ctx.event("rearguard", block=tok, hex=frm, path=[o["deploy"]])
         b["hex"] = o["deploy"]
     cv = int(ident["cv"]) - int(b["lost"])
     capital = {"republicans": "Madrid"}.get(env.seat)
@@ -156,6 +167,8 @@ def apply_activate(env: Env, o: dict[str, Any]) -> None:
     eff = cv - disrupted  # 5.32, 12.31
     thq = ident["type"] == "THQ"
     env.public["hqs"][tok] = {"cv": cv, "range": eff, "thq": thq, "moves": max(eff, 0) if thq else 0}
+    if o.get("blitz"):
+        blitz.designate(env, o, tok, ident, cv)
     b["up"], b["opened"] = True, ident
     env.ctx.event("activated", block=tok, unit=ident["unit"], type=ident["type"], cv=cv, range=eff,
                   hex=b["hex"], deployed=o["deploy"] is not None)
@@ -189,6 +202,9 @@ def recheck(env: Env, tok: str, ident: dict[str, Any]) -> None:
     """A block is revealed: its hidden moves since the last reveal are checked against its type
     (issue 13 item 2); an illegal one names the file, the seat and the rule."""
     b = env.public["blocks"][tok]
+    wrong = assign.check_identity(env.public, b["side"], ident)
+    if wrong is not None:
+        raise illegal(None, f"found illegal at reveal: {tok}'s sealed identity: {wrong}", "22.2")
     floor = 0 if ident["type"] in ("HQ", "THQ", "Static") else 1
     if int(ident["cv"]) - int(b["lost"]) < floor:
         raise illegal(None, f"found illegal at reveal: {tok} ({ident['unit']}) lost more steps than it had and "
@@ -226,6 +242,7 @@ def check_move(env: Env, o: dict[str, Any]) -> None:
         raise illegal(o, f"{tok} is an active HQ: it moves only by mobilizing", "5.51")
     if o["verb"] == "move":
         _check_command(env, o, b)
+    blitz.check_move(env, o)
     _check_hidden(env, o)
     _check_path(env, o, b["hex"])
 
@@ -345,20 +362,26 @@ def apply_move(env: Env, o: dict[str, Any]) -> None:
         pub["hqs"][thq]["moves"] -= 1
     b["hex"] = end
     pub["moved"].append(tok)
+    if o["verb"] == "rail":
+        blitz.note_rail(pub, tok)
     if not b["up"]:
         b["trail"].append({"seq": env.ctx.seq, "path": list(o["path"]), "supreme": bool(o["supreme"]),
                            "engage": engage, "weather": pub["weather"], "rail": o["verb"] == "rail"})
     env.ctx.event("moved", block=tok, path=[start, *o["path"]], engage=engage)
+    battle = pub["battles"].get(end)
+    if engage and not b["up"] and battle is not None and battle["attacker"] == env.seat and not battle["new"]:
+        open_block(env, tok, "7.15")  # 7.15 note, 7.12: the Original Attacker's units stand face up
 
 
 def deactivate(env: Env, tok: str) -> None:
     """5.5: an HQ deactivates by losing a step and turning upright; an HQ at 0 CV is then gone."""
     pub = env.public
     hq = pub["hqs"].pop(tok)
+    blitz.note_deactivated(pub, tok)
     b = pub["blocks"][tok]
     b["up"] = False
     if hq["cv"] <= 0:
-        del pub["blocks"][tok]
+        st.bury(pub, tok, pub["blocks"].pop(tok))
         env.ctx.event("hq-eliminated", block=tok, unit=b["opened"]["unit"])
         return
     b["lost"] += 1
@@ -375,6 +398,9 @@ def check_mobilize(env: Env, o: dict[str, Any]) -> None:
     hq = env.public["hqs"].get(tok)
     if hq is None:
         raise illegal(o, f"{tok} is not an active HQ: only an active HQ mobilizes", "5.51")
+    if tok in env.public["retreats"]:
+        raise illegal(o, f"{tok} retreated by deploying: it takes Pursuit Fire before it moves again", "5.21")
+    blitz.check_mobilize(env, o, hq)
     check_move(env, o)
 
 

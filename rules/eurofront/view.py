@@ -2,7 +2,8 @@
 
 A seat sees its own blocks face up (from its private state) and the enemy's as blank blocks of
 the enemy's colour, except those the rules have turned face up (an active HQ, 5.2). The
-mailed summary (no private state) shows every unrevealed block face down.
+mailed summary (no private state) shows every unrevealed block face down. Garrisons (SCW 2,
+public) are drawn for every reader as "Gar" counters of their side's colour.
 """
 
 from __future__ import annotations
@@ -61,6 +62,14 @@ def _counter(tok: str, b: dict[str, Any], ident: dict[str, Any] | None) -> dict[
             "steps": [max(cv, 0), int(ident["max"])], "face_down": False}
 
 
+def _garrison(h: str, g: dict[str, Any]) -> dict[str, Any]:
+    """SCW 2: "blank black and red blocks, placed flat": public, so drawn face up for every reader,
+    a counter of the side's colour marked "Gar" with no CV (not a unit); an unsupplied one has lost
+    its ZOC (the out-of-supply dot)."""
+    return {"hex": h, "id": f"garrison-{h}", "text": "Gar", "sub": "", "side": g["side"],
+            "flags": ["no-supply"] if g.get("unsupplied") else [], "face_down": False}
+
+
 def map_picture(public: dict[str, Any], private: dict[str, Any] | None, seat: str | None) -> dict[str, Any]:
     pic = dict(_static_map(public["scenario"]))
     board = load(public["scenario"]).board
@@ -70,6 +79,7 @@ def map_picture(public: dict[str, Any], private: dict[str, Any] | None, seat: st
     for tok, b in sorted(public["blocks"].items(), key=lambda kv: st.token_key(kv[0])):
         ident = mine.get(tok) if b["side"] == seat else (b["opened"] if b["up"] else None)
         units.append(_counter(tok, b, ident))
+    units.extend(_garrison(h, g) for h, g in sorted(public.get("garrisons", {}).items()))
     pic["units"] = units
     pic["highlights"] = [{"hex": h, "kind": "combat"} for h in sorted(public["battles"])]
     return pic
