@@ -233,3 +233,146 @@ def test_first_supply_check_of_the_1945_set_up() -> None:
         assert out == set(ISOLATED), name
     lost = [k for _ in range(3) for k in supply.initial_supply_phase(public, "axis")]
     assert lost == ["GER-098"]  # the only one 11.4 eliminates: neither a port, a fort nor a fortress unit
+
+
+def test_starting_sequence_is_an_option() -> None:
+    """76.3: with ``starting_sequence`` steps 1, 4 and 5 come before game-turn 1 (the Allied
+    player first); without it the game starts from units.txt's placement at the air war."""
+    sc = RULES.load_scenario("battle-for-germany-1945")
+    plain, _ = RULES.initial_state(sc, {s: s for s in sc.seats}, {})
+    staged, _ = RULES.initial_state(sc, {s: s for s in sc.seats}, {"starting_sequence": True})
+    assert (plain["phase"], plain["setup"]) == ("air-commit", False)
+    assert (staged["phase"], staged["active"], staged["setup"]) == ("setup-1", "allied", True)
+    assert staged["pool"]["allied"]["units"] == ["SUP"] * 5
+    pend = RULES.pending(staged)
+    assert pend is not None and pend.seat == "allied" and "76.3" in pend.wanted
+
+
+class _RandomDice(ScriptedContext):
+    """The author's dice from a seeded generator, window mode (no dice-release files)."""
+
+    def __init__(self, seed: int) -> None:
+        super().__init__("", [])
+        import random
+
+        self.rng = random.Random(seed)
+
+    def _take(self, sides: int, count: int, purpose: str) -> list[int]:
+        self.used += count
+        return [self.rng.randint(1, sides) for _ in range(count)]
+
+
+def _bot_game(seed: int, scenario: str, turns: int, options: dict[str, Any] | None = None) -> tuple[Any, Any]:
+    """tools/bots.py's Bot writing every file in-process (its ``trial`` on this module with the
+    author's own dice, copied): a fixed number of game-turns or the game's end."""
+    import copy
+    import random
+    import sys
+    from types import SimpleNamespace
+
+    tools = str(Path(__file__).resolve().parent.parent / "tools")
+    sys.path.insert(0, tools)
+    bots: Any = importlib.import_module("bots")
+    sc = RULES.load_scenario(scenario)
+    public, _ = RULES.initial_state(sc, {s: s for s in sc.seats}, options or {})
+    author = _RandomDice(seed)
+    seq = 0
+
+    def trial(d: Any, seat: str, text: str, rng: Any) -> tuple[Any, Any]:
+        ctx = copy.copy(author)  # the same dice, and nothing of the trial kept
+        ctx.rng, ctx.events, ctx.private_events, ctx.record = copy.deepcopy(author.rng), [], [], []
+        for name in ("reserved", "rolled", "_open", "commitments", "rolls", "opened", "revealed"):
+            setattr(ctx, name, dict(getattr(author, name)))
+        ctx.seat, ctx.seq = seat, seq + 1
+        out = RULES.apply(d.public, {}, seat, RULES.parse_orders(text, seat, d.public, None), ctx)
+        return out.public, None
+
+    saved = bots.trial
+    bots.trial = trial
+    try:
+        players = {s: bots.Bot("wie", random.Random(seed * 7 + i)) for i, s in enumerate(sc.seats)}
+        stats = bots.Stats()
+        while not public["over"] and int(public["turn"]) <= turns:
+            pend = RULES.pending(public)
+            assert pend is not None
+            d = SimpleNamespace(rules=RULES, public=public, private=None, seq=seq)
+            text = players[pend.seat].write(d, pend.seat, lambda n: b"", stats)
+            seq += 1
+            author.seat, author.seq = pend.seat, seq
+            orders = RULES.parse_orders(text, pend.seat, public, None)
+            public = RULES.apply(public, {}, pend.seat, orders, author).public
+            stats.files += 1
+    finally:
+        bots.trial = saved
+        sys.path.remove(tools)
+    return public, stats
+
+
+@pytest.mark.parametrize(("seed", "scenario", "options"), [
+    (1, "battle-for-germany-1945", {"starting_sequence": True}), (2, "battle-for-germany-1945-2p", {})])
+def test_random_bots_play_the_1945_scenario(seed: int, scenario: str, options: dict[str, Any]) -> None:
+    """No dead end: whoever must act always has a listed action the rules accept (tools/bots.py).
+    Six game-turns (~10 s); a whole game of 27 takes ~40 s and ends by 76.4 or a surrender."""
+    public, stats = _bot_game(seed, scenario, 6, options)
+    assert public["over"] or int(public["turn"]) == 7
+    assert stats.files > 60 and stats.orders["end-phase"] and stats.orders["move"] and stats.orders["air"]
+    assert stats.orders["deploy"] + stats.orders["place"] > 0 or not options
+
+
+def _board(*lines: str) -> Any:
+    public, _ = RULES.case_prestate(list(enumerate(lines, start=1)))
+    return public
+
+
+# A board where each verb beyond move/attack is legal (rules cases' PRESTATE lines), the verb, its seat.
+OFFER_BOARDS = [
+    ("rail", "axis", ("phase axis-movement",)),
+    ("sail", "axis", ("phase axis-movement",)),
+    ("land", "allied", ("phase allied-movement",)),
+    ("drop", "allied", ("phase allied-movement",)),
+    ("place", "axis", ("turn 15", "phase axis-movement", "pool axis units 10-8,6-5")),
+    ("ap", "allied", ("phase allied-movement", "pool allied ap 12")),
+    ("siberia", "soviet", ("units none", "phase soviet-movement", "production 60 30", "siberia 4-4,1-4")),
+    ("interdict", "allied", ("turn 15", "phase allied-interdiction", "air-result west allied interdiction 10")),
+    ("winter-war", "soviet", ("date 1/12/39", "poland-fallen", "phase soviet-movement")),
+    ("associate", "axis", ("phase axis-movement", "status axis soviet peace")),
+    ("declare-war", "soviet", ("phase soviet-movement", "status axis soviet peace")),
+    ("propose-peace", "allied", ("phase allied-movement",)),
+    ("break-association", "allied", ("phase allied-combat",)),
+    ("air", "axis", ("phase air-commit",)),
+    ("suppress", "allied", ("turn 15", "phase allied-interdiction", "air-result west allied port 5")),
+    ("lend-lease", "allied", ("phase allied-movement", "production 60 30 10")),
+    ("place", "allied", ("setup on", "phase setup-1", "pool allied units SUP,SUP")),
+    ("deploy", "axis", ("setup on", "phase setup-4")),
+    ("deploy", "soviet", ("setup on", "phase setup-5")),
+]
+
+
+@pytest.mark.parametrize(("verb", "seat", "lines"), OFFER_BOARDS, ids=[f"{v}-{s}" for v, s, _ in OFFER_BOARDS])
+def test_legal_actions_offer_each_verb_and_every_offer_applies(verb: str, seat: str, lines: tuple[str, ...]) -> None:
+    """Every verb the module parses is offered where it is legal, with its rule number, and
+    each offer (its first choices, a listed path) is accepted as a file of its own."""
+    public = _board(*lines)
+    acts = RULES.legal_actions(public, None, seat)
+    assert verb in {a.verb for a in acts}, sorted({a.verb for a in acts})
+    tried: dict[str, int] = {}
+    for a in acts:
+        assert a.rule.startswith(("WiE ", "WiE-base ")), a
+        tried[a.verb] = tried.get(a.verb, 0) + 1
+        if a.verb == "move" or tried[a.verb] > 3:
+            continue  # a move's path is not listed (any walk): the move cases cover it
+        values = {"path": " ".join(a.paths[0])} if a.paths else {"points": "5"} if a.verb == "air" else None
+        text = a.line(values) + ("\nend-phase" if a.verb == "air" else "")
+        orders = RULES.parse_orders(text, seat, public, None)
+        ctx = ScriptedContext(seat, [4] * 40)
+        ctx.strict_dice = False
+        RULES.apply(public, {}, seat, orders, ctx)
+
+
+def test_no_offer_where_the_verb_is_refused() -> None:
+    """74.71 at peace, 72.2 after 1939, [WiE-base 12.1] with an empty pool: nothing offered."""
+    assert not [a for a in RULES.legal_actions(_board("units none", "phase soviet-movement", "status axis soviet peace",
+                                                      "production 60 30", "siberia 4-4"), None, "soviet")
+                if a.verb in ("siberia", "winter-war")]
+    acts = RULES.legal_actions(_board("phase axis-movement"), None, "axis")
+    assert not [a for a in acts if a.verb in ("place", "ap")]

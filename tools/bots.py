@@ -129,6 +129,11 @@ def _side_enemies(public: Any, seat: str) -> list[str]:
     return sorted(u["hex"] for u in public.get("units", {}).values() if u.get("side") not in (seat, None))
 
 
+def _wie_enemies(public: Any, seat: str) -> list[str]:
+    mine = public.get("seats", {}).get(seat, [seat])  # 71.32: one seat may hold two sides
+    return sorted({u["hex"] for u in public.get("units", {}).values() if u.get("hex") and u.get("side") not in mine})
+
+
 def _block_enemies(public: Any, seat: str) -> list[str]:
     return sorted({b["hex"] for b in public.get("blocks", {}).values()
                    if b.get("side") not in (seat, None) and isinstance(b.get("hex"), str)})
@@ -153,8 +158,15 @@ PLACES: dict[str, Places] = {
     "skirmish": Places(ODD_COLUMNS_LOW, enemies=_side_enemies),
     "eurofront": Places(EVEN_COLUMNS_LOW, enemies=_block_enemies, pieces="blocks", listed_paths=True,
                         file_sizes=(3, 5, 8, 12), file_ends_step=True,
-                        weights=(("mobilize", 0.5), ("end-phase", 1.5), ("activate", 4)),
+                        weights=(("mobilize", 0.5), ("end-phase", 1.5), ("activate", 4), ("disband", 0.02)),
                         prefer=_eurofront_prefer),
+    # War in Europe: a file's end ends the phase; rail is offered unit by unit, with its paths;
+    # politics is rare (a random peace would stop the war)
+    "wie": Places(EVEN_COLUMNS_LOW, enemies=_wie_enemies, listed_paths=True, file_sizes=(2, 4, 6, 8),
+                  weights=(("rail", 0.3), ("propose-peace", 0.1), ("associate", 0.1), ("declare-war", 0.2),
+                           ("break-association", 0.1), ("air", 6), ("advance", 6), ("interdict", 2),
+                           ("sail", 1), ("land", 1), ("drop", 1), ("ap", 4), ("deploy", 6), ("siberia", 4),
+                           ("winter-war", 2))),
 }
 
 

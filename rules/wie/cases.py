@@ -14,14 +14,29 @@ PRESTATE lines (the 1945 scenario is loaded first):
     oos UNIT N                        out of supply in N Initial Supply Phases in a row
     standing SIDE OTHER PHASE         a standing order breaking SIDE's association on entering PHASE
     pool SIDE ap|ir|mr|fort N | pool SIDE units TYPE,TYPE   reinforcements waiting (76.25)
+    political N | center HEX moscow|personnel|resource | entered HEX   71.4
+    war-turn N                        the Axis-Soviet war began on game-turn N (72.0)
+    country HEX CODE [HOLDER]         the hex lies in CODE (TUR, FIN...), held by HOLDER (neutral)
+    neutral CODE STATUS [CONTROL [BY]]  armed | pro-axis | axis | attacked | collapsed (72, 73)
+    winter-war yes|no | poland-fallen | date T/C/YY (game-turn 1 falls on it) | rome yes|no (71.2)
+    suppressed SIDE PORT              a port SIDE's Port Suppression closes ([WiE-base 13.3])
+    minors on | minors NATION mobilized N | minors NATION pool TYPE,TYPE   73.24-73.36 (RUM, HUN)
+    lake HEX                          an all-lake hex (77.2)
+    production P A [ARMS_CENTERS [LEVEL]] | siberia TYPE,TYPE | lend-lease N   Soviet production (74.3-74.7, 77.8)
+    collapse N                        the German economy collapsed on game-turn N (77.1)
+    transport SIDE naval|amph|air N | invaded N   transport points; the 76.51 invasion's game-turn
+    setup on                          in the Starting Sequence (76.3; with phase setup-1/4/5)
 
 POSTSTATE lines:
 
     unit ID at HEX | unit ID eliminated | status A B STATE | associated A B yes|no
     phase PHASE | active SEAT | turn N | order A,B,C | held HEX SIDE | air-points SIDE FRONT N
     air SEAT sealed|opened | over yes|no | proposals N | air-left FRONT SIDE MISSION N
-    interdiction SIDE HEX,HEX|- | cut HEX yes|no | supply UNIT in|out N | standing N
-    pool SIDE KEY VALUE
+    interdiction SIDE HEX,HEX|- | suppressed SIDE HEX,HEX|- | cut HEX yes|no | supply UNIT in|out N | standing N
+    pool SIDE KEY VALUE | minors NATION mobilized N | minors NATION pool TYPE,TYPE|-
+    political N | neutral CODE STATUS CONTROL|- | winter-war yes|no|- | flips N | collapse N
+    transport SIDE KIND N | invaded N
+    production personnel|arms|level|total_cycles|stockpiles|siberia VALUE
 """
 
 from __future__ import annotations
@@ -30,8 +45,10 @@ from typing import Any
 
 from pbem.errors import InvalidInput
 
+from . import production
 from .setup import BASE, new_state
-from .state import associated, holder, key, seat_of
+from .startup import STEPS
+from .state import associated, holder, key, neutral, seat_of
 
 NATION = {"axis": "GER", "allied": "US", "soviet": "SOV"}
 
@@ -61,7 +78,7 @@ def _pre(state: Any, w: list[str]) -> None:
                                 "hex": w[4]}
     elif head == "phase":
         state["phase"] = w[1]
-        side = w[1].split("-")[0]
+        side = STEPS.get(w[1], w[1].split("-")[0])
         if side in NATION:
             state["active"] = seat_of(state, side)
     elif head == "seat":
@@ -101,8 +118,67 @@ def _pre(state: Any, w: list[str]) -> None:
         state["standing"].append([w[1], w[2], w[3]])
     elif head == "oos":  # oos UNIT N: out of supply in N Initial Supply Phases in a row
         state["oos"][w[1]] = int(w[2])
-    else:
+    elif not _pre_politics(state, w):
         raise ValueError("unknown PRESTATE line")
+
+
+def _pre_politics(state: Any, w: list[str]) -> bool:
+    """The lines of 71.4-74 (politics.py, production.py): boards at any date, with any neutral."""
+    head, p = w[0], state["politics"]
+    if head == "political":
+        p["pp"] = int(w[1])
+    elif head == "center":  # center HEX moscow|personnel|resource
+        p["centers"][w[1]] = w[2]
+    elif head == "country":  # country HEX CODE [HOLDER]: a hex of CODE, held by HOLDER (default neutral)
+        p["countries"][w[1]] = w[2]
+        state["held"][w[1]] = w[3] if len(w) > 3 else "neutral"
+    elif head == "neutral":  # neutral CODE STATUS [CONTROL [BY]]
+        p["neutrals"][w[1]] = {"status": w[2], "control": _dash(w, 3), "by": _dash(w, 4)}
+    elif head == "entered":  # entered HEX: a Soviet center the Axis holds by entry (71.4)
+        p["entered"].append(w[1])
+    elif head == "war-turn":  # war-turn N: the Axis and Soviet players went to war on game-turn N (72.0)
+        p["war_turn"] = int(w[1])
+    elif head == "winter-war":
+        p["winter_war"] = w[1]
+    elif head == "poland-fallen":
+        p["poland_fallen"] = True
+    elif head == "suppressed":  # suppressed SIDE HEX: SIDE's Port Suppression closes HEX ([WiE-base 13.3])
+        state.setdefault("suppressed", {}).setdefault(w[1], []).append(w[2])
+    elif head == "minors":  # minors on | minors NATION mobilized N | minors NATION pool TYPE,TYPE (73.2, 73.3)
+        from .minors import new
+
+        rec = p.setdefault("minors", new())
+        if w[1] != "on":
+            rec[w[1]][w[2]] = int(w[3]) if w[2] == "mobilized" else w[3].split(",")
+    elif head == "lake":  # lake HEX: an all-lake hex (77.2; no map here prints one)
+        state.setdefault("lakes", []).append(w[1])
+    elif head == "rome":  # rome yes|no: the Allied player has seized Rome (71.2)
+        p["rome"] = w[1] == "yes"
+    elif head == "date":  # date T/C/YY: game-turn 1 falls on this date
+        state["first_turn"], state["turn"] = w[1], 1
+    elif head == "production":  # production PERSONNEL ARMS [ARMS_CENTERS [LEVEL]]
+        state["production"] = production.new(int(w[1]), int(w[2]), int(w[3]) if len(w) > 3 else 0)
+        if len(w) > 4:
+            state["production"]["level"] = w[4]
+    elif head == "siberia":
+        state["production"]["siberia"] = w[1].split(",")
+    elif head == "lend-lease":  # lend-lease N: the Allied Lend-Lease pledge (77.83)
+        state["production"]["lend_lease"] = int(w[1])
+    elif head == "transport":  # transport SIDE naval|amph|air N: points (76.26)
+        state["transport"]["points"][w[1]][w[2]] = int(w[3])
+    elif head == "invaded":  # invaded N: the first Allied assault on the West front was on game-turn N (76.51)
+        state["transport"]["invaded"] = int(w[1])
+    elif head == "setup":  # setup on: in the Starting Sequence of 76.3 (the starting_sequence option)
+        state["setup"] = True
+    elif head == "collapse":  # collapse N: the German economy collapsed on game-turn N (77.1)
+        state["collapse"] = int(w[1])
+    else:
+        return False
+    return True
+
+
+def _dash(w: list[str], i: int) -> str:
+    return "" if len(w) <= i or w[i] == "-" else w[i]
 
 
 def check(state: Any, lines: list[tuple[int, str]]) -> list[str]:
@@ -143,6 +219,11 @@ def _post(state: Any, w: list[str]) -> tuple[Any, Any]:
         return ("yes" if state["over"] else "no"), w[1]
     if head == "proposals":
         return str(len(state["proposals"])), w[1]
+    if head == "minors":  # minors NATION mobilized N | minors NATION pool TYPE,TYPE|-
+        r = state["politics"].get("minors", {}).get(w[1], {})
+        return (str(r.get("mobilized")) if w[2] == "mobilized" else ",".join(r.get("pool", [])) or "-"), w[3]
+    if head == "suppressed":  # suppressed SIDE HEX,HEX|-
+        return ",".join(state.get("suppressed", {}).get(w[1], [])) or "-", w[2]
     if head == "air-left":  # air-left FRONT SIDE MISSION N
         from .state import air_left
 
@@ -159,4 +240,27 @@ def _post(state: Any, w: list[str]) -> tuple[Any, Any]:
         return ("yes" if w[1] in state["cut"] else "no"), w[2]
     if head == "interdiction":  # interdiction SIDE HEXES (comma-separated, or -)
         return ",".join(state["interdiction"].get(w[1], [])) or "-", w[2]
+    return _post_politics(state, w)
+
+
+def _post_politics(state: Any, w: list[str]) -> tuple[Any, Any]:
+    head, p = w[0], state["politics"]
+    if head == "political":
+        return str(p["pp"]), w[1]
+    if head == "neutral":  # neutral CODE STATUS CONTROL (- for none)
+        rec = neutral(state, w[1])
+        return f"{rec['status']} {rec['control'] or '-'}", " ".join(w[2:])
+    if head == "winter-war":
+        return p["winter_war"] or "-", w[1]
+    if head == "collapse":
+        return str(state["collapse"]), w[1]
+    if head == "transport":  # transport SIDE KIND N: points left
+        return str(state["transport"]["points"][w[1]][w[2]]), w[3]
+    if head == "invaded":
+        return str(state["transport"]["invaded"]), w[1]
+    if head == "flips":
+        return str(len(p["flips"])), w[1]
+    if head == "production":  # production KEY VALUE
+        got = state.get("production", {}).get(w[1], "-")
+        return (",".join(map(str, got)) or "-") if isinstance(got, list) else str(got), w[2]
     return "unknown POSTSTATE line", ""

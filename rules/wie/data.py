@@ -74,6 +74,10 @@ class Board:
     ports: dict[Hex, str]
     rail: frozenset[Hex]
     rail_lines: tuple[tuple[str, tuple[Hex, ...]], ...]
+    personnel: frozenset[Hex] = frozenset()  # Soviet Personnel Centers (77.7; 71.4 political points)
+    resource: frozenset[Hex] = frozenset()  # German Resource Centers (76.4, 77.1)
+    areas: dict[str, frozenset[Hex]] = field(default_factory=dict)  # the deployment areas of 76.3
+    seas: dict[Hex, str] = field(default_factory=dict)  # coastal land hex -> the sea it touches (map.txt sea=)
 
     def land(self, h: Hex) -> bool:
         return self.terrain.get(h, "sea") != "sea" and self.section.get(h) in ("C", "D", "G")
@@ -86,6 +90,7 @@ class Unit:
     nation: str
     type: str
     hex: str
+    area: str = ""  # the 76.3 deployment area its player places it in (units.txt area=)
 
 
 @dataclass(frozen=True)
@@ -123,6 +128,9 @@ def _board(d: Path, issues: Issues) -> Board:
     wk: set[Hex] = set()
     mfg: set[Hex] = set()
     centers: dict[Hex, int] = {}
+    personnel: set[Hex] = set()
+    resource: set[Hex] = set()
+    areas: dict[str, frozenset[Hex]] = {}
     for r in feats:
         if r.keyword in ("city", "alias") and len(r.words) >= 2:
             h = parse_hex(r.words[1])
@@ -135,9 +143,15 @@ def _board(d: Path, issues: Issues) -> Board:
                 wk.add(h)
             if "mfg" in r.words:
                 mfg.add(h)
+            if "personnel" in r.words:
+                personnel.add(h)
+            if "resource" in r.words:
+                resource.add(h)
             points = ("mfg" in r.words) + ("resource" in r.words) + ("wehrkreis" in r.attrs)
             if points:
                 centers[h] = centers.get(h, 0) + points
+        elif r.keyword == "area" and len(r.words) >= 2:
+            areas[r.words[0]] = frozenset(parse_hex(w) for w in r.words[1:])
         elif r.keyword == "fort" and r.words:
             forts.add(parse_hex(r.words[0]))
 
@@ -154,7 +168,8 @@ def _board(d: Path, issues: Issues) -> Board:
         frozenset(forts), frozenset(s for s, k in sides.items() if "river" in k),
         frozenset(s for s, k in sides.items() if "water" in k), places, frozenset(cities), frozenset(wk),
         frozenset(mfg), centers, ports, frozenset(h for ln in lines for h in ln.hexes),
-        tuple((ln.name, ln.hexes) for ln in lines))
+        tuple((ln.name, ln.hexes) for ln in lines), frozenset(personnel),
+        frozenset(resource), areas, {h: r.attrs["sea"] for h, r in hx.items() if r.attrs.get("sea")})
 
 
 def _units(d: Path, board: Board, issues: Issues) -> tuple[Unit, ...]:
@@ -170,7 +185,7 @@ def _units(d: Path, board: Board, issues: Issues) -> tuple[Unit, ...]:
             continue
         if not board.land(h):
             issues.add(r.file, r.line, f"{r.words[0]}: {h} is not a land hex in play (76.12)")
-        out.append(Unit(r.words[0], r.words[1], r.words[2], r.words[3], str(h)))
+        out.append(Unit(r.words[0], r.words[1], r.words[2], r.words[3], str(h), r.attrs.get("area", "")))
     return tuple(out)
 
 

@@ -13,7 +13,9 @@ from typing import Any
 from pbem.kit.hexgrid import EVEN_COLUMNS_LOW as GRID
 from pbem.kit.hexgrid import parse_hex
 
+from . import minors, politics, seizure, special
 from .diplomacy import attacked_by_associate, engage, refuse
+from .startup import STEPS
 from .state import (
     adjacent,
     air_left,
@@ -40,7 +42,8 @@ MAX_SUPPORT = 20  # tables.toml [ground_support]: two air points a strength poin
 
 
 def acting_side(state: Any) -> str:
-    return str(state["phase"]).split("-")[0]
+    phase = str(state["phase"])
+    return STEPS.get(phase) or phase.split("-")[0]  # 76.3's steps name no side
 
 
 def own_unit(state: Any, uid: str, o: dict[str, Any]) -> dict[str, Any]:
@@ -50,6 +53,11 @@ def own_unit(state: Any, uid: str, o: dict[str, Any]) -> dict[str, Any]:
         refuse(o, f"{uid} is not a unit of the phasing player ({me})", "[WiE-base 4.0]")
     if not u["hex"]:
         refuse(o, f"{uid} has been eliminated", "[WiE-base 4.0]")
+    rec = state["politics"]["neutrals"].get(u["nation"])
+    if rec is not None and rec["status"] in ("armed", "pro-axis"):
+        # 72-73: a neutral's forces are deployed, not moved or fought, until it is attacked
+        # (73.1) or becomes an Axis nation (72.0, 73.25, 73.35)
+        refuse(o, f"{uid} belongs to {u['nation']}, still a {rec['status']} neutral", "73.1")
     return dict(u)
 
 
@@ -57,7 +65,8 @@ def hex_cost(state: Any, frm: str, to: str, side: str) -> int:
     """[WiE-base 5.1] terrain, +1 across a river; [2.3] +1 in snow or mud; [13.3] +1 into or
     next to a hostile player's Air Interdiction marker."""
     terrain = scenario_data(state).tables["terrain"]
-    cost = int(terrain[board(state).terrain[parse_hex(to)]]["mp"])
+    kind = "clear" if special.lake(state, to) else board(state).terrain[parse_hex(to)]  # 77.2: frozen, clear
+    cost = int(terrain[kind]["mp"])
     near = {to, *neighbours(to)}
     interdicted = any(hostile(state, side, other) and near & set(hexes)
                       for other, hexes in state["interdiction"].items())
@@ -113,9 +122,10 @@ def check_move(state: Any, o: dict[str, Any]) -> None:
                 refuse(o, f"{step} contains an enemy ({other}) unit", "[WiE-base 5.3]")
             engage(state, me, other, o, None, "enter", dry=True)
             refuse(o, f"{step} contains a {other} unit: units of two players never stack", "[WiE-base 7.1]")
-        held = holder(state, step)
-        if held not in (me, "-") and not associated(state, me, held):
-            engage(state, me, held, o, None, "enter", dry=True)
+        if holder(state, step) != me:
+            politics.enter(state, me, step, o, None, dry=True)  # 71.x, 73.1
+        minors.check_step(state, u, step, o)  # 73.23, 73.33
+        special.check_lake_entry(state, u, step, o)  # 77.2
         spent += hex_cost(state, here, step, me)
         if spent > ma and not (i == 0 and len(path) == 1 and o["verb"] == "move"
                                and not str(state["phase"]).endswith("mechanized")):
@@ -130,23 +140,27 @@ def apply_move(state: Any, o: dict[str, Any], ctx: Any) -> None:
     u = state["units"][uid]
     me, frm = u["side"], u["hex"]
     for step in o["path"]:
+        if holder(state, step) != me:
+            politics.enter(state, me, step, o, ctx, dry=False)  # may precipitate war (71.0, 71.1), 73.1
         held = holder(state, step)
-        if held not in (me, "-") and not associated(state, me, held):
-            engage(state, me, held, o, ctx, "enter")  # may precipitate war (71.0, 71.1)
         if held != me and not associated(state, me, held):
-            _take(state, step, me)
+            _take(state, step, me, ctx)
     u["hex"] = o["path"][-1]
     state["moved"].append(uid)
     if ctx is not None:
         ctx.event("moved", unit=uid, frm=frm, to=u["hex"])
 
 
-def _take(state: Any, h: str, side: str) -> None:
-    """[WiE-base 5.4]: held by the side that last had a unit in it; the map's holder is implied."""
+def _take(state: Any, h: str, side: str, ctx: Any = None) -> None:
+    """[WiE-base 5.4]: held by the side that last had a unit in it; the map's holder is implied.
+    71.4: taking a Soviet center wins or loses political points."""
+    politics.taken(state, h, side, ctx)
     if board(state).held.get(parse_hex(h)) == side:
         state["held"].pop(h, None)
     else:
         state["held"][h] = side
+    seizure.taken(state, h, side, ctx)  # 71.1 (Total War at three Personnel Centers), 71.2 (Rome)
+    special.check_collapse(state, ctx)  # 77.1 "at any time"
     if parse_hex(h) in board(state).rail and h not in state["cut"]:
         state["cut"].append(h)  # 69.2, [WiE-base 8.2]: rail taken must be repaired before use
 
@@ -175,6 +189,7 @@ def check_attack(state: Any, o: dict[str, Any]) -> None:
                f"most {MAX_SUPPORT} support one combat", "[WiE-base 13.4]")
     if len(set(o["units"])) != len(o["units"]):
         refuse(o, "a unit is listed twice", "[WiE-base 10.1]")
+    special.check_lake_attack(state, o["units"], o)  # 77.2
     if not any(stats(state["units"][k]["type"])["att"] > 0 for k in o["units"] if k in state["units"]):
         refuse(o, "an attack needs at least one unit with an attack strength (artillery only adds to one)",
                "[WiE-base 1.2]")
@@ -358,6 +373,9 @@ def check_advance(state: Any, o: dict[str, Any]) -> None:
                "[WiE-base 10.5]")
     if units_at(state, o["hex"]):
         refuse(o, f"{o['hex']} is no longer empty", "[WiE-base 10.5]")
+    seizure.check_entry(state, u["side"], o["hex"], o)  # 71.2
+    special.check_lake_entry(state, u, o["hex"], o)  # 77.2
+    minors.check_step(state, u, o["hex"], o)  # 73.23, 73.33
     if stats(u["type"])["kind"] not in NO_STACK and stack_count(state, o["hex"], u["side"]) >= 4:
         refuse(o, f"{o['hex']} would hold more than four units", "[WiE-base 7.1]")
 
@@ -366,7 +384,7 @@ def apply_advance(state: Any, o: dict[str, Any], ctx: Any) -> None:
     u = state["units"][o["unit"]]
     frm, u["hex"] = u["hex"], o["hex"]
     if holder(state, o["hex"]) != u["side"]:
-        _take(state, o["hex"], u["side"])
+        _take(state, o["hex"], u["side"], ctx)
     state["vacated"][o["hex"]] = [k for k in state["vacated"][o["hex"]] if k != o["unit"]]
     ctx.event("advanced", unit=o["unit"], frm=frm, to=o["hex"])
 

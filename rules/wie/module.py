@@ -14,12 +14,12 @@ from pbem.errors import InvalidInput
 from pbem.kit.digest import rules_digest
 from pbem.rulesapi import Action, Context, Outcome, Pending, RulesModule, Scenario
 
-from . import air, cases, ground, supply, view
+from . import air, cases, ground, politics, startup, supply, transport, view
 from .data import load
 from .diplomacy import refuse
 from .sequence import advance, label
 from .setup import SCENARIOS, new_state
-from .state import date_text, seat_order, sides_of
+from .state import date_text, seat_of, seat_order, sides_of
 from .verbs import TABLE, Env, WieLine
 
 HERE = Path(__file__).resolve().parent
@@ -30,15 +30,22 @@ FIELDS: dict[str, dict[str, type]] = {
     "air": {"side": str, "front": str, "mission": str, "points": int, "vs": str},
     "associate": {"side": str}, "break-association": {"side": str}, "declare-war": {"side": str},
     "propose-peace": {"side": str}, "end-phase": {}, "place": {"type": str, "hex": str},
-    "ap": {"front": str, "points": int}}
+    "ap": {"front": str, "points": int}, "deploy": {"unit": str, "hex": str}, "winter-war": {"choice": str},
+    "siberia": {"type": str, "hex": str}, "sail": {"unit": str, "hex": str}, "land": {"unit": str, "hex": str},
+    "drop": {"type": str, "hex": str}, "suppress": {"hex": str},
+    "lend-lease": {"points": int}}
 OPTIONAL = {"as", "support", "at"}
 OPTIONAL_TYPES: dict[str, type] = {"as": str, "support": int, "at": str}
-VERSION = "0"
+VERSION = "0.1"  # 0.1: the first registered release (pbem 0.2.0)
 WANTED = {"air-commit": "commit your air points, sealed: air [SIDE] FRONT MISSION POINTS [vs SIDE] (68.1 A)",
           "air-open": "open your air commitment (send a file; diplomacy orders may go with it)",
           "movement": "move your units, then end-phase", "combat": "attack HEX with UNIT..., then end-phase",
           "mechanized": "move your mechanized units (half allowance), then end-phase",
-          "interdiction": "place your Air Interdiction markers: interdict HEX (68.1 phase 8), or end-phase"}
+          "setup-1": "76.3 step 1: place SUP HEX (five Allied supply units), then end-phase",
+          "setup-4": "76.3 step 4: deploy UNIT HEX for the army groups in their areas, then end-phase",
+          "setup-5": "76.3 step 5: deploy UNIT HEX for your units in their areas, then end-phase",
+          "interdiction": "place your Air Interdiction markers: interdict HEX (68.1 phase 8), suppress PORT "
+                          "([WiE-base 13.3]), or end-phase"}
 
 
 class WarInEurope(RulesModule):
@@ -69,7 +76,11 @@ class WarInEurope(RulesModule):
 
     def initial_state(self, scenario: Scenario, seats: dict[str, str], options: dict[str, Any]
                       ) -> tuple[Any, dict[str, Any]]:
-        return new_state(scenario), {s: None for s in scenario.seats}
+        state = new_state(scenario)
+        if options.get("starting_sequence"):
+            startup.start(state)  # 76.3, steps 1, 4 and 5 before game-turn 1
+            state["active"] = seat_of(state, "allied")
+        return state, {s: None for s in scenario.seats}
 
     def pending(self, public: Any) -> Pending | None:
         if public["over"]:
@@ -126,6 +137,10 @@ class WarInEurope(RulesModule):
         ended = False
         if state["combats"]:
             ground.resolve_pending(state, ctx)
+        if state["transport"]["rolls"]:
+            transport.throw_pending(state, seat, ctx)  # [WiE-base 13.6], 77.5: dice reserved by the last file
+        if state["politics"]["flips"]:
+            politics.throw_pending(state, seat, ctx)  # 73.11: coins reserved by this seat's last file
         for o in orders:
             if state["active"] != seat:
                 refuse(o, f"after end-phase it is {state['active']}'s turn to act ({label(state)})", "68.0")
@@ -139,9 +154,9 @@ class WarInEurope(RulesModule):
                 advance(state)
                 ended = True
                 continue
-            politics = (dict(state["status"]), list(state["associated"]))
+            before = (dict(state["status"]), list(state["associated"]))
             TABLE.run(env, o)
-            if politics != (state["status"], state["associated"]):
+            if before != (state["status"], state["associated"]):
                 supply.refresh(state, ["axis", "allied", "soviet"])  # 69.0 Example 2: at once
             ended = False
         if not ended:
@@ -164,6 +179,11 @@ class WarInEurope(RulesModule):
     def describe_event(self, event: dict[str, Any]) -> str:
         return view.describe(event)
 
+    def demo_script(self, scenario: str) -> str | None:
+        """One game-turn of the 1945 scenario for ``make demo`` (the demo script format)."""
+        path = HERE / f"demo-{scenario}.txt"  # package data (setup.cfg: */*.txt)
+        return path.read_text(encoding="utf-8") if path.is_file() else None
+
     def case_prestate(self, lines: list[tuple[int, str]]) -> tuple[Any, dict[str, Any]]:
         return cases.prestate(self, lines)
 
@@ -175,6 +195,7 @@ def _finish(env: Env) -> None:
     """The end of the current step: seal an air commitment, or open one (the last opening
     resolves the air war, 68.1 A)."""
     state, seat, ctx = env.state, env.seat, env.ctx
+    startup.finish_step(state, None)  # 76.3 step 4's coverage, at the end of the step's file
     if state["phase"] == "air-commit":
         value = env.air if ctx.author_mode else None
         state["air"]["refs"][seat] = ctx.commit("air", value, "68.1 A: air commitment")

@@ -37,7 +37,7 @@ def friendly_rail(state: Any, h: str, side: str) -> bool:
     return parse_hex(h) in board(state).rail and holder(state, h) == side and h not in state["cut"]
 
 
-def _interdicted(state: Any, h: str, side: str) -> bool:
+def interdicted(state: Any, h: str, side: str) -> bool:
     near = {h, *neighbours(h)}
     return any(hostile(state, side, other) and near & set(hexes) for other, hexes in state["interdiction"].items())
 
@@ -64,7 +64,7 @@ def check_rail(state: Any, o: dict[str, Any]) -> None:
             refuse(o, f"{step} is not {me} rail (held by another player, or not yet repaired)", "69.2")
         if step in zoc:
             refuse(o, f"rail movement may not enter an enemy zone of control ({step})", "[WiE-base 8.1]")
-        if _interdicted(state, step, me):
+        if interdicted(state, step, me):
             refuse(o, f"{step} is under an enemy Air Interdiction marker's effect", "[WiE-base 13.3]")
         here = step
     if stats(u["type"])["kind"] not in ("sup", "rr") and stack_count(state, here, me) >= 4:

@@ -14,10 +14,12 @@ from __future__ import annotations
 import functools
 from typing import Any
 
+from pbem.kit.hexgrid import parse_hex
 from pbem.kit.records import Issues, read_records
 
 from .data import FRONTS, load, scenario_dir
 from .diplomacy import refuse
+from .special import port_class, suppressed
 from .state import holder, scenario_data, stats, units_at, zoc_hexes
 
 KEYS = ("ap", "ir", "mr", "fort")
@@ -66,6 +68,10 @@ def arrive(state: Any, side: str) -> None:
             for k in KEYS:
                 pool[k] += points[k]
             pool["units"] += list(units)
+    if side == "axis":
+        from .transport import norway_garrison
+
+        pool["units"] += norway_garrison(state)  # 76.51
 
 
 def places(state: Any, side: str) -> set[str]:
@@ -73,17 +79,33 @@ def places(state: Any, side: str) -> set[str]:
     if side == "axis":
         cands = {str(h) for h in b.wehrkreise}
     elif side == "allied":
-        cands = {str(h) for h, p in b.ports.items() if p == "major"}
+        cands = {str(h) for h, p in b.ports.items() if port_class(state, str(h)) == "major"}  # 77.41
     else:
         cands = {str(h) for h in b.terrain if b.land(h) and ((h.col == 84 and h.row <= 33)
                                                              or (h.col == 60 and h.row >= 34))}
     return {h for h in cands if holder(state, h) == side}
 
 
+def open_places(state: Any, side: str) -> list[str]:
+    """The arrival hexes check_place accepts now for any unit of the pool (one ZOC sweep)."""
+    zoc = zoc_hexes(state, side)
+    def room(h: str) -> bool:
+        here = units_at(state, h)
+        return (all(state["units"][k]["side"] == side for k in here)
+                and sum(1 for k in here if stats(state["units"][k]["type"])["kind"] not in ("sup", "rr")) < 4)
+
+    return sorted(h for h in places(state, side) if h not in zoc and room(h) and not suppressed(state, h))
+
+
 def check_place(state: Any, side: str, o: dict[str, Any]) -> None:
     pool = state["pool"].get(side, {"units": []})
     if o["type"] not in pool["units"]:
         refuse(o, f"no {o['type']} waits in the {side} reinforcement pool", "[WiE-base 12.1]")
+    if suppressed(state, o["hex"]):
+        refuse(o, f"{o['hex']} is suppressed by enemy air: inoperable this game-turn", "[WiE-base 13.3]")
+    if side == "allied" and scenario_data(state).board.ports.get(parse_hex(o["hex"])) == "major" \
+            and port_class(state, o["hex"]) != "major":
+        refuse(o, f"{o['hex']} is a Baltic port frozen in this cycle: it works as a minor port", "77.41")
     if o["hex"] not in places(state, side):
         refuse(o, f"{o['hex']} is not a {side} arrival hex", "[WiE-base 12.1]")
     if o["hex"] in zoc_hexes(state, side) or any(state["units"][k]["side"] != side for k in units_at(state, o["hex"])):

@@ -15,10 +15,12 @@ from typing import Any
 
 from pbem.kit.sequence import Sequence, Step
 
+from . import minors, politics, production, special, transport
 from .data import SIDES
 from .diplomacy import play_order
 from .rail import repair
 from .reinforce import arrive
+from .startup import STEPS
 from .state import board, date, holder, new_air, scenario_data, seat_of, seat_order
 from .supply import initial_supply_phase, refresh
 
@@ -27,7 +29,8 @@ SIDE_PHASES = ("movement", "combat", "mechanized", "interdiction")
 
 def steps(state: Any) -> list[Step]:
     seats = seat_order(state)
-    out: list[Step] = [("air-commit", s) for s in seats]
+    out: list[Step] = [(p, seat_of(state, side)) for p, side in STEPS.items()] if state.get("setup") else []
+    out += [("air-commit", s) for s in seats]
     out += [("air-open", s) for s in seats]
     for side in state["order"]:
         out += [(f"{side}-{ph}", seat_of(state, side)) for ph in SIDE_PHASES]
@@ -44,19 +47,26 @@ def label(state: Any) -> str:
         return f"{side.title()} {ph.title()} Phase"
     return {"air-commit": "Joint Tactical Air War: Commitment Phase (sealed)",
             "air-open": "Joint Tactical Air War: opening the commitments",
-            "housekeeping": "Housekeeping"}.get(phase, phase)
+            "housekeeping": "Housekeeping", "setup-1": "Starting Sequence step 1 (76.3): Allied supply",
+            "setup-4": "Starting Sequence step 4 (76.3): Axis army groups",
+            "setup-5": "Starting Sequence step 5 (76.3): Soviet deployment"}.get(phase, phase)
 
 
 def visit(state: Any, phase: str, seat: str | None) -> bool:
     _standing(state, phase)
+    if phase in STEPS:
+        return True
     if phase == "air-commit":
+        state["setup"] = False  # 76.3 step 6: the first game-turn begins
         if seat == seat_order(state)[0]:
             state["air"] = new_air()
         return True
     if phase.endswith("-movement"):
         # 68.1 phase 8: a player's Air Interdiction markers stay until the start of his next player-turn
         state["interdiction"].pop(phase.partition("-")[0], None)
+        special.new_player_turn(state, phase.partition("-")[0])  # [WiE-base 13.3] Port Suppression, likewise
         state["rail_used"] = 0
+        transport.new_player_turn(state, phase.partition("-")[0])  # [WiE-base 9.4, 13.8]
         initial_supply_phase(state, phase.partition("-")[0])  # phase 1, Initial Supply
         arrive(state, phase.partition("-")[0])  # phase 2, Reinforcement
     if phase.endswith("-movement") or phase.endswith("-mechanized"):
@@ -97,7 +107,8 @@ def _surrendered(state: Any) -> bool:
     taken = [h for h in b.wehrkreise if holder(state, str(h)) in ("allied", "soviet")]
     if berlin is None or holder(state, str(berlin)) not in ("allied", "soviet"):
         return False
-    if len(taken) < int(table.get("placement_centers", 12)):
+    need = table.get("collapsed_placement_centers", 9) if state.get("collapse") else table.get("placement_centers", 12)
+    if len(taken) < int(need):  # [WiE-base 15.1]: 9 after the collapse of 15.2 (77.1)
         return False
     points = {s: sum(n for h, n in b.centers.items() if holder(state, str(h)) == s) for s in ("allied", "soviet")}
     lead = ("the Allied player" if points["allied"] > points["soviet"] else "the Soviet player"
@@ -113,7 +124,10 @@ def _housekeeping(state: Any) -> None:
     next game-turn's order; 76.4: the Axis wins if it has not surrendered after the last turn."""
     gt, _, _ = date(state)
     if gt == 4:
-        state.setdefault("strategic_cycles", []).append(int(state["turn"]))  # 68.2: announced only
+        state.setdefault("strategic_cycles", []).append(int(state["turn"]))  # 68.2: only Soviet production runs
+        production.cycle(state)  # 74.3, 74.4, 74.34 (campaign or case boards only)
+        minors.cycle(state)  # 73.24, 73.27, 73.34, 73.36 (campaign or case boards only)
+    politics.housekeeping(state, None)  # 72.0: Finland two game-turns into an Axis-Soviet war
     state["attacked"] = {}
     state["order"] = play_order(state)
     if int(state["turn"]) >= int(state["last"]):

@@ -6,6 +6,7 @@ from typing import Any
 
 from pbem.rulesapi import Scenario
 
+from . import politics, transport
 from .air import initial_pools
 from .state import initial_state
 
@@ -27,5 +28,9 @@ def new_state(scenario: Scenario) -> dict[str, Any]:
     state["rail_used"] = 0  # units moved by rail this player-turn ([WiE-base 8.1])
     state["interdiction"] = {}  # side -> hexes of its Air Interdiction markers (68.1 phase 8)
     state["vacated"] = {}  # hex -> attackers that may advance into it this Combat Phase ([WiE-base 10.5])
+    state["politics"] = politics.initial(state, data.tables)  # 71.4, 72, 73.1
+    state["transport"] = transport.initial(data.tables)  # [WiE-base 9, 13.5], 76.26
+    state["setup"] = False  # in the Starting Sequence of 76.3 (the option starting_sequence)
+    state["collapse"] = 0  # the game-turn the German economy collapsed (77.1)
     state["phase"], state["active"] = "air-commit", scenario.seats[0]
     return state

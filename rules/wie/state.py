@@ -88,9 +88,21 @@ def sides_of(state: Any, seat: str) -> list[str]:
 
 
 def holder(state: Any, h: str) -> str:
-    if h in state["held"]:
-        return str(state["held"][h])
-    return board(state).held.get(parse_hex(h), "-")
+    """[WiE-base 5.4]; a neutral hex is its country's controller's once 73.1 gives it one."""
+    got = str(state["held"][h]) if h in state["held"] else board(state).held.get(parse_hex(h), "-")
+    if got == "neutral" and "politics" in state:
+        return str(neutral(state, country(state, h))["control"] or "neutral")
+    return got
+
+
+def country(state: Any, h: str) -> str:
+    """map.txt's COUNTRY of ``h``, unless the state's ``politics.countries`` says otherwise (a case's board)."""
+    return str(state["politics"]["countries"].get(h) or board(state).country.get(parse_hex(h), "-"))
+
+
+def neutral(state: Any, c: str) -> dict[str, Any]:
+    """The 72/73 record of a neutral country (politics.py); an armed neutral, uncontrolled, by default."""
+    return dict(state["politics"]["neutrals"].get(c) or {"status": "armed", "control": "", "by": ""})
 
 
 def units_at(state: Any, h: str) -> list[str]:
@@ -126,9 +138,16 @@ def zoc_hexes(state: Any, side: str) -> set[str]:
 
 def date(state: Any, turn: int | None = None) -> tuple[int, int, int]:
     """(game-turn in cycle 1-4, cycle 1-13, year) of ``turn`` (default: the current one)."""
-    gt, cy, yr = (int(x) for x in scenario_data(state).first_turn.split("/"))
+    # ``first_turn`` in the state: a board of a rules case set at another date (cases.py ``date``).
+    gt, cy, yr = (int(x) for x in str(state.get("first_turn") or scenario_data(state).first_turn).split("/"))
     n = (gt - 1) + (cy - 1) * 4 + (turn or int(state["turn"])) - 1
     return n % 4 + 1, n // 4 % 13 + 1, yr + n // 52
+
+
+def year(state: Any) -> int:
+    """The calendar year of the current game-turn (the records write it with two digits)."""
+    y = date(state)[2]
+    return y + 1900 if y < 100 else y
 
 
 def date_text(state: Any) -> str:

@@ -47,7 +47,11 @@ def _sources(name: str) -> dict[str, tuple[str, ...]]:
 
 
 def sources(state: Any, side: str) -> set[str]:
-    out = {h for h in _sources(str(state["scenario"]))[side] if holder(state, h) == side}
+    from .special import port_class, suppressed
+
+    out = {h for h in _sources(str(state["scenario"]))[side] if holder(state, h) == side
+           and (side != "allied" or port_class(state, h) == "major")  # 77.41: a frozen major port is minor
+           and not suppressed(state, h)}  # [WiE-base 13.3]: an inoperable port supplies nobody
     return out | {u["hex"] for u in state["units"].values() if u["side"] == side and u["hex"] and u["type"] == "SUP"}
 
 
@@ -97,7 +101,8 @@ def _hex(h: str) -> Hex:
 
 
 def unsupplied(state: Any, side: str) -> list[str]:
-    ok = supplied_hexes(state, side)
+    # 77.1: after the collapse every Axis unit is permanently unsupplied
+    ok = set() if side == "axis" and state.get("collapse") else supplied_hexes(state, side)
     free = set(_table(str(state["scenario"])).get("always_supplied_nations", []))
     return sorted(k for k, u in state["units"].items()
                   if u["side"] == side and u["hex"] and u["hex"] not in ok and u.get("nation") not in free)

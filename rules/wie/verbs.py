@@ -2,15 +2,22 @@
 
     move UNIT HEX [HEX...]                    [WiE-base 5]   (movement, mechanized phases)
     rail UNIT HEX [HEX...]                    [WiE-base 8.1], 69.2 (movement phase)
-    place TYPE HEX | ap FRONT N               [WiE-base 12.1, 12.2], 76.25 (movement phase)
+    place TYPE HEX | ap FRONT N               [WiE-base 12.1, 12.2], 76.25 (movement phase; SUP in 76.3 step 1)
+    sail UNIT PORT | land UNIT HEX            [WiE-base 9.2-9.5], 77.4, 77.5 (movement phase)
+    drop TYPE HEX                             [WiE-base 13.5, 13.8] (movement phase)
+    siberia TYPE HEX                          74.7 (Soviet movement phase)
+    deploy UNIT HEX                           76.3 steps 4 and 5
+    winter-war yes|no                         72.0, 72.2 (any file of the Soviet)
     attack HEX with UNIT [UNIT...] [support N] [WiE-base 10, 13.4] (combat phase)
     advance UNIT HEX                          [WiE-base 10.5] (combat phase)
     interdict HEX                             68.1 phase 8, [WiE-base 13.3] (interdiction phase)
+    suppress PORT                             [WiE-base 13.3] (interdiction phase)
     air [SIDE] FRONT MISSION POINTS [vs SIDE] 68.1 A         (air-commit; sealed)
     associate SIDE [as SIDE]                  69.0           (any file of the seat)
     break-association SIDE [as SIDE] [at PHASE] 69.0 (now, or a standing order)
     declare-war SIDE [as SIDE]                71.0, 71.1
     propose-peace SIDE [as SIDE]              71.0
+    lend-lease N                              77.8, 77.83 (any file of the Allied player)
     end-phase                                 [WiE-base 4.0]
 """
 
@@ -24,11 +31,12 @@ from pbem.kit.hexgrid import parse_hex
 from pbem.kit.orders import Line, Verb, VerbTable, resolve_name
 from pbem.rulesapi import Action, Arg
 
-from . import diplomacy, ground, rail, reinforce
+from . import diplomacy, ground, minors, politics, production, rail, reinforce, special, startup, transport
+from . import offers as of
 from .air import MISSIONS
 from .data import FRONTS, SIDES
 from .diplomacy import refuse
-from .state import associated, hostile, is_land, neighbours, sides_of, stats, units_at
+from .state import associated, bad_weather, hostile, is_land, neighbours, sides_of, stats, units_at
 
 
 def phases(*names: str) -> tuple[str, ...]:
@@ -171,11 +179,47 @@ def _a_attack(env: Env, o: dict[str, Any]) -> None:
 
 
 def _c_place(env: Env, o: dict[str, Any]) -> None:
-    reinforce.check_place(env.state, ground.acting_side(env.state), o)
+    if env.state["phase"] == "setup-1":
+        startup.check_supply_unit(env.state, o)
+        return
+    side = ground.acting_side(env.state)
+    nation = minors.claims(env.state, side, o)  # 73.24, 73.34: a Rumanian or Hungarian pool
+    if nation:
+        minors.check_place(env.state, nation, o)
+        return
+    reinforce.check_place(env.state, side, o)
+
+
+def _transport(check: Any, apply: Any) -> tuple[Any, Any]:
+    def c(env: Env, o: dict[str, Any]) -> None:
+        check(env.state, ground.acting_side(env.state), o)
+
+    def a(env: Env, o: dict[str, Any]) -> None:
+        apply(env.state, ground.acting_side(env.state), o, env.ctx)
+
+    return c, a
+
+
+_SAIL = _transport(transport.check_sail, lambda s, me, o, ctx: transport.apply_move(s, me, o, ctx, "naval"))
+_LAND = _transport(transport.check_land, lambda s, me, o, ctx: transport.apply_move(s, me, o, ctx, "amph"))
+_DROP = _transport(transport.check_drop, transport.apply_drop)
+
+
+def _c_deploy(env: Env, o: dict[str, Any]) -> None:
+    startup.check_deploy(env.state, o)
+
+
+def _a_deploy(env: Env, o: dict[str, Any]) -> None:
+    startup.apply_deploy(env.state, o, env.ctx)
 
 
 def _a_place(env: Env, o: dict[str, Any]) -> None:
-    reinforce.apply_place(env.state, ground.acting_side(env.state), o, env.ctx)
+    side = ground.acting_side(env.state)
+    nation = minors.claims(env.state, side, o)
+    if nation:
+        minors.apply_place(env.state, nation, o, env.ctx)
+        return
+    reinforce.apply_place(env.state, side, o, env.ctx)
 
 
 def _c_ap(env: Env, o: dict[str, Any]) -> None:
@@ -210,9 +254,18 @@ def _a_interdict(env: Env, o: dict[str, Any]) -> None:
     ground.apply_interdict(env.state, o, env.ctx)
 
 
+def _c_suppress(env: Env, o: dict[str, Any]) -> None:
+    special.check_suppress(env.state, ground.acting_side(env.state), o)
+
+
+def _a_suppress(env: Env, o: dict[str, Any]) -> None:
+    special.apply_suppress(env.state, ground.acting_side(env.state), o, env.ctx)
+
+
 def _c_air(env: Env, o: dict[str, Any]) -> None:
     if o["side"] not in sides_of(env.state, env.seat):
         refuse(o, f"{env.seat} does not play {o['side']}", "68.1")
+    special.refuse_grounded(env.state, o["side"], o)
     from .air import check_commitment
 
     check_commitment(env.state, env.seat, [*env.air, [o["side"], o["front"], o["mission"], o["points"], o["vs"]]])
@@ -256,6 +309,51 @@ def _break(state: Any, me: str, other: str, o: dict[str, Any], ctx: Any) -> None
 
 
 _BREAK = _diplo(_break)
+
+
+def _p_choice(ln: WieLine, o: dict[str, Any]) -> None:
+    o["choice"] = ln.word(("yes", "no"), "yes or no")
+
+
+def _c_winter(env: Env, o: dict[str, Any]) -> None:
+    politics.winter_war(copy.deepcopy(env.state), _soviet_or_me(env), o["choice"], o, None)
+
+
+def _a_winter(env: Env, o: dict[str, Any]) -> None:
+    politics.winter_war(env.state, _soviet_or_me(env), o["choice"], o, env.ctx)
+
+
+def _soviet_or_me(env: Env) -> str:
+    mine = sides_of(env.state, env.seat)
+    return "soviet" if "soviet" in mine else mine[0]
+
+
+def _c_siberia(env: Env, o: dict[str, Any]) -> None:
+    if ground.acting_side(env.state) != "soviet":
+        refuse(o, "only the Soviet player brings the Siberians on", "74.7")
+    production.check_siberia(env.state, o)
+
+
+def _a_siberia(env: Env, o: dict[str, Any]) -> None:
+    production.apply_siberia(env.state, o, env.ctx)
+def _p_points(ln: WieLine, o: dict[str, Any]) -> None:
+    col, tok = ln.take("a number of arms points")
+    if not tok.isdigit() or int(tok) > 999:
+        raise ln.err("arms points: a number from 0 to 999", col)
+    o["points"] = int(tok)
+
+
+def _lend_lease(fn: Any) -> Any:
+    def run(env: Env, o: dict[str, Any]) -> None:
+        me = "allied" if "allied" in sides_of(env.state, env.seat) else sides_of(env.state, env.seat)[0]
+        fn(env.state, me, o)
+
+    return run
+
+
+_c_lend = _lend_lease(lambda s, me, o: production.lend_lease({**s, "production": copy.deepcopy(s.get("production"))},
+                                                              me, o["points"], o))  # a check changes nothing
+_a_lend = _lend_lease(lambda s, me, o: production.lend_lease(s, me, o["points"], o))
 _WAR = _diplo(diplomacy.declare_war)
 _PEACE = _diplo(diplomacy.propose_peace)
 
@@ -270,7 +368,8 @@ def _mine(state: Any) -> list[tuple[str, dict[str, Any]]]:
 def _offer_move(state: Any, seat: str) -> list[Action]:
     mech = str(state["phase"]).endswith("mechanized")
     least = 6 if mech else 1
-    movers = tuple(k for k, u in _mine(state) if k not in state["moved"] and stats(u["type"])["ma"] >= least)
+    movers = tuple(k for k, u in _mine(state) if k not in state["moved"] and stats(u["type"])["ma"] >= least
+                   and not (mech and bad_weather(state, u["hex"])))  # [WiE-base 2.3]
     if not movers:
         return []
     return [Action("move", (Arg("unit", "unit", movers), Arg("path", "hex", None, repeat=True)),
@@ -302,11 +401,26 @@ def _offer_advance(state: Any, seat: str) -> list[Action]:
 
 
 def _offer_air(state: Any, seat: str) -> list[Action]:
+    """One offer a side and front with points in its pool; the pool and its half as the choices."""
     sides = tuple(sides_of(state, seat))
-    return [Action("air", (Arg("side", "word", sides, optional=len(sides) == 1), Arg("front", "word", FRONTS),
-                           Arg("mission", "word", MISSIONS), Arg("points", "number", None),
-                           Arg("vs", "word", SIDES, keyword="vs", optional=True)),
-                   "WiE 68.1", "commit air points to a mission (sealed until all three open)")]
+    out = []
+    for side in sides:
+        if special.collapsed(state) and side == "axis":
+            continue  # 77.12: the Luftwaffe is grounded
+        for front in FRONTS:
+            pool = int(state["air_points"][side][front])
+            if pool <= 0:
+                continue
+            amounts = tuple(dict.fromkeys(str(n) for n in (pool, max(pool // 2, 1))))
+            head = (Arg("side", "word", (side,), optional=len(sides) == 1), Arg("front", "word", (front,)))
+            out.append(Action("air", (*head, Arg("mission", "word", MISSIONS), Arg("points", "number", amounts)),
+                              "WiE 68.1", f"{side}: commit {front} air points to a mission (sealed until all open)"))
+            foes = tuple(s for s in SIDES if hostile(state, side, s))
+            if len(foes) > 1:  # 70.0: a split among two opponents
+                out.append(Action("air", (*head, Arg("mission", "word", ("superiority",)),
+                                          Arg("points", "number", amounts), Arg("vs", "word", foes, keyword="vs")),
+                                  "WiE 70.0", f"{side}: {front} superiority points against one opponent"))
+    return out
 
 
 def _offer_diplomacy(state: Any, seat: str) -> list[Action]:
@@ -329,23 +443,49 @@ TABLE: VerbTable[Env, WieLine] = VerbTable("WIE", [
          help="move UNIT HEX [HEX...]    # [WiE-base 5], 69.1", offer=_offer_move),
     Verb("attack", _p_attack, _a_attack, _c_attack, phases=phases("combat"),
          help="attack HEX with UNIT [UNIT...] [support N]    # [WiE-base 10, 13.4], 69.3", offer=_offer_attack),
-    Verb("place", _p_place, _a_place, _c_place, phases=phases("movement"),
-         help="place TYPE HEX    # [WiE-base 12.1], 76.25: a reinforcement from your pool"),
+    Verb("deploy", _p_unit_hex, _a_deploy, _c_deploy, phases=("setup-4", "setup-5"),
+         help="deploy UNIT HEX    # 76.3 steps 4 and 5: a unit in its area", offer=of.offer_deploy),
+    Verb("place", _p_place, _a_place, _c_place, phases=(*phases("movement"), "setup-1"),
+         help="place TYPE HEX    # [WiE-base 12.1], 76.25: a reinforcement from your pool", offer=of.offer_place),
     Verb("ap", _p_ap, _a_ap, _c_ap, phases=phases("movement"),
-         help="ap FRONT N    # [WiE-base 12.2], 76.25: arriving air points join a front"),
+         help="ap FRONT N    # [WiE-base 12.2], 76.25: arriving air points join a front", offer=of.offer_ap),
     Verb("rail", _p_move, _a_rail, _c_rail, phases=phases("movement"),
-         help="rail UNIT HEX [HEX...]    # [WiE-base 8.1], 69.2: along friendly rail"),
+         help="rail UNIT HEX [HEX...]    # [WiE-base 8.1], 69.2: along friendly rail", offer=of.offer_rail),
+    Verb("sail", _p_unit_hex, _SAIL[1], _SAIL[0], phases=phases("movement"),
+         help="sail UNIT PORT    # [WiE-base 9.2]: naval transport between your ports on one sea",
+         offer=of.offer_sail),
+    Verb("land", _p_unit_hex, _LAND[1], _LAND[0], phases=phases("movement"),
+         help="land UNIT HEX    # [WiE-base 9.3]: amphibious assault from your port to a coastal hex",
+         offer=of.offer_land),
+    Verb("drop", _p_place, _DROP[1], _DROP[0], phases=phases("movement"),
+         help="drop TYPE HEX    # [WiE-base 13.5]: an Assault Box unit by air transport", offer=of.offer_drop),
     Verb("advance", _p_unit_hex, _a_advance, _c_advance, phases=phases("combat", "mechanized"),
          help="advance UNIT HEX    # [WiE-base 10.5] into a hex emptied by DR, DE or EX", offer=_offer_advance),
     Verb("interdict", _p_hex, _a_interdict, _c_interdict, phases=phases("interdiction"),
-         help="interdict HEX    # 68.1 phase 8, [WiE-base 13.3]: 5 interdiction points a marker"),
+         help="interdict HEX    # 68.1 phase 8, [WiE-base 13.3]: 5 interdiction points a marker",
+         offer=of.offer_interdict),
+    Verb("suppress", _p_hex, _a_suppress, _c_suppress, phases=phases("interdiction"),
+         help="suppress PORT    # [WiE-base 13.3]: 5 Port Suppression points close an enemy port until your next "
+         "player-turn", offer=of.offer_suppress),
     Verb("air", _p_air, _a_air, _c_air, phases=("air-commit",),
          help="air [SIDE] FRONT MISSION POINTS [vs SIDE]    # 68.1 A, 70.0 (sealed)", offer=_offer_air),
-    Verb("associate", _p_diplomacy, _ASSOC[1], _ASSOC[0], help="associate SIDE [as SIDE]    # 69.0"),
+    Verb("associate", _p_diplomacy, _ASSOC[1], _ASSOC[0], help="associate SIDE [as SIDE]    # 69.0",
+         offer=of.offer_associate),
     Verb("break-association", _p_break, _BREAK[1], _BREAK[0],
          help="break-association SIDE [as SIDE] [at PHASE]    # 69.0: now, or standing until PHASE",
          offer=_offer_diplomacy),
-    Verb("declare-war", _p_diplomacy, _WAR[1], _WAR[0], help="declare-war SIDE [as SIDE]    # 71.0, 71.1"),
-    Verb("propose-peace", _p_diplomacy, _PEACE[1], _PEACE[0], help="propose-peace SIDE [as SIDE]    # 71.0"),
+    Verb("declare-war", _p_diplomacy, _WAR[1], _WAR[0], help="declare-war SIDE [as SIDE]    # 71.0, 71.1",
+         offer=of.offer_declare_war),
+    Verb("propose-peace", _p_diplomacy, _PEACE[1], _PEACE[0], help="propose-peace SIDE [as SIDE]    # 71.0",
+         offer=of.offer_propose_peace),
+    Verb("winter-war", _p_choice, _a_winter, _c_winter,
+         help="winter-war yes|no    # 72.0, 72.2: the Soviet decision, after Poland falls, in 1939",
+         offer=of.offer_winter_war),
+    Verb("siberia", _p_place, _a_siberia, _c_siberia, phases=phases("movement"),
+         help="siberia TYPE HEX    # 74.7: a Siberian unit comes on at the east edge (Total War, from 0/11/41)",
+         offer=of.offer_siberia),
+    Verb("lend-lease", _p_points, _a_lend, _c_lend,
+         help="lend-lease N    # 77.83: the Allied arms points sent to the Soviet each cycle (campaign only)",
+         offer=of.offer_lend_lease),
     Verb("end-phase", _p_nothing, lambda env, o: None, help="end-phase    # [WiE-base 4.0]", offer=_offer_end),
 ])

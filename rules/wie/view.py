@@ -75,6 +75,13 @@ def summary_view(public: dict[str, Any]) -> dict[str, Any]:
              ["Phase", f"{label(public)} ({public['active']})"],
              ["Player-turn order (69.4)", ", ".join(public["order"])],
              ["Associated (69.0)", ", ".join(public["associated"]) or "none"]]
+    if "politics" in public:
+        p = public["politics"]
+        facts.append(["Axis political points (71.4)", str(p["pp"])])
+        facts += [[f"{c} (72, 73)", f"{r['status']}{', moved by ' + r['control'] if r['control'] else ''}"]
+                  for c, r in sorted(p["neutrals"].items())]
+    if public.get("collapse"):
+        facts.append(["German economy (77.1)", f"collapsed on game-turn {public['collapse']}"])
     status = [[k, v] for k, v in sorted(public["status"].items())]
     air = [[s, *(public["air_points"][s][f] for f in ("west", "south", "east"))] for s in ("axis", "allied", "soviet")]
     units = [[s, sum(1 for u in public["units"].values() if u["side"] == s and u["hex"]),
@@ -107,7 +114,11 @@ def describe(e: dict[str, Any]) -> str:
     if k == "association-broken":
         return f"{e['side']} breaks its association with {e['other']} (69.0)"
     if k == "belligerency":
-        return f"{' and '.join(e['sides'])}: {e['status']} (71.0)"
+        return f"{' and '.join(e['sides'])}: {e['status']} ({e.get('why') or '71.0'})"
+    if k == "port-suppressed":
+        return f"{str(e['side']).title()} suppresses the port of {e['hex']} ([WiE-base 13.3])"
+    if k == "rome-seized":
+        return f"The Allied player has seized Rome ({e['hex']}, 71.2)"
     if k in ("rail", "advanced"):
         return f"{e['unit']} {'moved by rail' if k == 'rail' else 'advanced'} from {e['frm']} to {e['to']}"
     if k == "attack-declared":
@@ -120,6 +131,16 @@ def describe(e: dict[str, Any]) -> str:
         return f"{str(e['side']).title()}: {e['points']} arriving air points join the {e['front']} front"
     if k == "standing-order":
         return f"{e['side']} will break its association with {e['other']} on entering the {e['at']} phase (69.0)"
+    if k == "political-points":
+        return f"Axis political points {e['change']:+d}: {e['why']} (71.4); now {e['total']}"
+    if k == "neutral":
+        by = f" (attacked by {e['by']})" if e.get("by") else ""
+        return f"{e['country']}: {e['status']}, control {e['control']}{by}"
+    if k in ("sailed", "landed"):
+        how = "sailed" if k == "sailed" else "landed by amphibious assault"
+        return f"{e['unit']} {how} from {e['frm']} to {e['to']} ([WiE-base 9])"
+    if k == "sea-interdiction":
+        return f"{e['what']} interdiction by {e['by']} of {e['unit']}: die {e['die']}, {e['result']}"
     if k == "offer":
         return f"{e['side']} offers {e['to']}: {e['what']}"
     return f"{k}: " + ", ".join(f"{a}={b}" for a, b in e.items() if a != "kind")

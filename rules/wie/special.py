@@ -1,0 +1,135 @@
+"""Special rules 77.x that reach the 1945 map: the collapse of the German economy (77.1,
+[WiE-base 15.2]) and the frozen Baltic (77.41); Port Suppression ([WiE-base 13.3]), which closes
+a port as the freeze does; the lakes in winter (77.2) on a board that has them.
+
+``state["suppressed"]`` (made by the first ``suppress``): side -> the ports its Port Suppression
+points made inoperable, from its Air Interdiction Phase to the start of its next player-turn
+(as its Air Interdiction markers, 68.1 phase 8).
+
+``state["collapse"]``: 0, or the game-turn the German economy collapsed (77.11: for good).
+Bomb hits are not modelled (the strategic air war is not implemented, README), so [WiE-base 15.2]
+reads "the Axis holds no German Manufacturing Center, or no German Resource Center" (features.txt
+marks them; 76.25's hits on five of the eleven Resource Centers are not counted).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pbem.kit.hexgrid import parse_hex
+
+from .diplomacy import refuse
+from .state import air_left, board, date, front_of, holder, hostile, use_air
+
+SUPPRESSION_POINTS = 5  # [WiE-base 13.3]
+
+# 77.41: the ports the Baltic freeze closes or reduces (on this map only Riga).
+FROZEN_PORTS = ("Riga", "Talinin", "Tallinn", "Oranienbaum", "Leningrad", "Helsinki", "Turku", "Pori", "Oulu",
+                "Lulea", "Stockholm")
+FROZEN_CYCLES = (1, 2, 3, 4, 13)
+
+
+def economy_lost(state: Any) -> bool:
+    b = board(state)
+    mfg = [str(h) for h in b.mfg]
+    res = [str(h) for h in b.resource]
+    return not any(holder(state, h) == "axis" for h in mfg) or not any(holder(state, h) == "axis" for h in res)
+
+
+def check_collapse(state: Any, ctx: Any) -> None:
+    """77.1 "at any time": checked whenever a hex changes hands; 77.11: it never recovers;
+    77.12: the Luftwaffe is grounded (its points are thrown away)."""
+    if state.get("collapse") or not economy_lost(state):
+        return
+    state["collapse"] = int(state["turn"])
+    for front in state["air_points"].get("axis", {}):
+        state["air_points"]["axis"][front] = 0
+    if ctx is not None:
+        ctx.event("collapse", turn=state["collapse"])
+
+
+def collapsed(state: Any) -> bool:
+    return bool(state.get("collapse"))
+
+
+def refuse_grounded(state: Any, side: str, o: dict[str, Any] | None) -> None:
+    if side == "axis" and collapsed(state):
+        refuse(o, "the German economy has collapsed: the Luftwaffe is grounded", "77.12")
+
+
+def port_class(state: Any, h: str) -> str:
+    """77.41: in cycles 1-4 and 13 the listed Baltic ports freeze: a minor port is closed ("")
+    and a major port works as a minor one."""
+    b = board(state)
+    hx = parse_hex(h)
+    cls = b.ports.get(hx, "")
+    if cls and suppressed(state, h):
+        return ""  # [WiE-base 13.3]: inoperable
+    if cls and b.places.get(hx) in FROZEN_PORTS and date(state)[1] in FROZEN_CYCLES:
+        return "minor" if cls == "major" else ""
+    return cls
+
+
+# --- [WiE-base 13.3] Port Suppression -------------------------------------------------------------
+
+def suppressed(state: Any, h: str) -> bool:
+    return any(h in hexes for hexes in state.get("suppressed", {}).values())
+
+
+def check_suppress(state: Any, me: str, o: dict[str, Any]) -> None:
+    h = o["hex"]
+    if parse_hex(h) not in board(state).ports:
+        refuse(o, f"{h} is not a port", "[WiE-base 13.3]")
+    if not hostile(state, me, holder(state, h)):
+        refuse(o, f"{h} is not held by a player {me} is at war with", "[WiE-base 13.3]")
+    if h in state.get("suppressed", {}).get(me, []):
+        refuse(o, f"{h} is suppressed already", "[WiE-base 13.3]")
+    front = front_of(state, h)
+    if air_left(state, me, front, "port") < SUPPRESSION_POINTS:
+        refuse(o, f"{me} has fewer than {SUPPRESSION_POINTS} Port Suppression points left on the {front} front",
+               "[WiE-base 13.3]")
+
+
+def apply_suppress(state: Any, me: str, o: dict[str, Any], ctx: Any) -> None:
+    use_air(state, me, front_of(state, o["hex"]), "port", SUPPRESSION_POINTS)
+    state.setdefault("suppressed", {}).setdefault(me, []).append(o["hex"])
+    ctx.event("port-suppressed", side=me, hex=o["hex"])
+
+
+def new_player_turn(state: Any, side: str) -> None:
+    """The side's suppression ends at the start of its next player-turn."""
+    if "suppressed" in state:
+        state["suppressed"].pop(side, None)
+
+
+# --- 77.2 Soviet and Finnish lakes in winter -------------------------------------------------------
+# No map here prints an all-lake hex (the lakes of maps F and G are east of the 1945 map's edge):
+# ``state["lakes"]`` lists them where a board has them (a case's ``lake HEX``); all-lake hexsides
+# are not modelled.
+LAKE_CYCLES = (1, 2, 3)
+LAKE_NATIONS = ("SOV", "FIN")
+
+
+def lake(state: Any, h: str) -> bool:
+    return h in state.get("lakes", ())
+
+
+def frozen(state: Any) -> bool:
+    return date(state)[1] in LAKE_CYCLES
+
+
+def check_lake_entry(state: Any, u: dict[str, Any], h: str, o: dict[str, Any] | None) -> None:
+    if not lake(state, h):
+        return
+    if not frozen(state):
+        refuse(o, f"{h} is an all-lake hex, frozen only in the first three cycles of a year", "77.2")
+    if u.get("nation") not in LAKE_NATIONS:
+        refuse(o, f"only Soviet and Finnish units enter the frozen lake at {h}", "77.2")
+
+
+def check_lake_attack(state: Any, attackers: list[str], o: dict[str, Any] | None) -> None:
+    """77.2: no attack or bombardment from an all-lake hex."""
+    for k in attackers:
+        u = state["units"].get(k)
+        if u is not None and lake(state, u["hex"]):
+            refuse(o, f"{k} stands on the frozen lake at {u['hex']}: no attack or bombardment from it", "77.2")
