@@ -52,8 +52,10 @@ def test_a_release_this_pbem_plays_verifies_in_full(tmp_path: Path, name: str, r
     assert rep.clean and rep.turns_replayed > 10, (rep.violations, rep.missing_reveals)
 
 
-def _midgame(tmp: Path) -> tuple[dict[str, Player], bytes, dict[str, object]]:
-    (meta_path,) = sorted(FIXTURES.glob("*-use-midgame.json"))[-1:]
+MIDGAMES = sorted(FIXTURES.glob("*-use-midgame.json"))
+
+
+def _midgame(tmp: Path, meta_path: Path = MIDGAMES[0]) -> tuple[dict[str, Player], bytes, dict[str, object]]:
     meta = json.loads(meta_path.read_text(encoding="utf-8"))
     gid = bytes.fromhex(str(meta["game"]))
     with tarfile.open(meta_path.with_suffix(".tar.gz")) as tar:
@@ -71,8 +73,9 @@ def _midgame(tmp: Path) -> tuple[dict[str, Player], bytes, dict[str, object]]:
     return players, gid, meta
 
 
-def test_a_game_started_before_the_upgrade_is_finished_after_it(tmp_path: Path) -> None:
-    players, gid, meta = _midgame(tmp_path)
+@pytest.mark.parametrize("meta_path", MIDGAMES, ids=[p.stem for p in MIDGAMES])
+def test_a_game_started_before_the_upgrade_is_finished_after_it(tmp_path: Path, meta_path: Path) -> None:
+    players, gid, meta = _midgame(tmp_path, meta_path)
     watcher = players["axis"]
     d = game.load(watcher.session, gamestore.game_dir(watcher.home, gid))
     assert d.seq == meta["played"]

@@ -193,8 +193,9 @@ def play(d: Demo, a: argparse.Namespace, out: Path, rules: rulesapi.RulesModule,
     handover = tuple(a.handover.split("@")) if a.handover else None
     per_turn = _play_script(d, out, seats, host, game_id, list((script and parse_script(script)) or []),
                             boxes, port, handover)
-    print(f"  emails per game turn ({a.dice} dice): "
-          + ", ".join(f"{t}: {n}" for t, n in per_turn.items()))
+    to = len(seats) - 1
+    print(f"  emails per game turn ({a.dice} dice; a file is one email to each of the {to} other player"
+          + ("s" if to > 1 else "") + "): " + ", ".join(f"{t}: {n}" for t, n in per_turn.items()))
     for s in seats:
         print("  " + d.run(s, "verify", "--all").strip().replace("\n", "\n  ") + f"   [{s}]")
         print("  " + d.run(s, "status").strip().replace("\n", "\n  ") + f"   [{s}]")
@@ -256,8 +257,8 @@ def _play_script(d: Demo, out: Path, seats: list[str], host: str, game_id: str,
             # Strict dice: a seat owes the seeds of rolls reserved after its last file; its
             # tool writes a release-only file (no orders, no choice).
             steps.insert(0, (pending[0], ""))
-        elif pending is not None and len(pending[1]) >= 7 and pending[1][:4].isdigit():
-            turn = pending[1][:7]
+        elif pending is not None and any(ch.isdigit() for ch in pending[1].split(" ", 1)[0]):
+            turn = pending[1].split(" ", 1)[0]  # the game turn's date: "1940-05", "3/13/44"
         seat, text = steps.pop(0)
         if seat == "*":
             pending = d.pending(host, game_id)
