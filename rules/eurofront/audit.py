@@ -47,7 +47,7 @@ def audit_final(public: dict[str, Any], opened: dict[str, Any]) -> list[str]:
             pub = copy.deepcopy(public)
             blk = dict(b)
             if where == "removed":
-                if not b.get("disbanded") and not below_floor(ident, int(b["lost"])):
+                if not b.get("disbanded") and not b.get("unlinked") and not below_floor(ident, int(b["lost"])):
                     out.append(f"{tok} ({ident['unit']}) was removed by attrition with a step left [EF 10.6]")
                 floor = 0 if ident["type"] in ("HQ", "THQ", "Static") else 1
                 blk["lost"] = min(int(b["lost"]), int(ident["cv"]) - floor)

@@ -13,6 +13,7 @@ PRESTATE::
     reveal TOKEN                           TOKEN already face up (an Original Attacker, 7.12)
     month YYYY-MM | fortnight N | shuffle on|off     (a case starts after that month's Production)
     isolation on                           8.36 in force: an authored setting without SCW 1
+    fortress HEX [minor]                   a Fortress (7.5) or Minor Fortress (7.51) hex: authored, none in the SCW
     production due                         the month's Production is still to come
     railhead HEX side=SIDE                 a RailHead marker: External Supply (SCW 4)
     garrison HEX side=SIDE [unsupplied]    a garrison (SCW 2)
@@ -25,7 +26,7 @@ POSTSTATE::
 
     block TOKEN at HEX | block TOKEN up|down | block TOKEN lost N | block TOKEN gone
     block TOKEN opened UNIT | block TOKEN trail N | block TOKEN cv N (committed CV less losses)
-    block TOKEN supplied|unsupplied | block TOKEN lost N
+    block TOKEN supplied|unsupplied | block TOKEN lost N | block TOKEN dispersed
     battle HEX attacker=SIDE | no-battle HEX
     garrison HEX SIDE [unsupplied] | garrison HEX none     (SCW 2)
     over TEXT | not-over                   the game's result contains TEXT (SCW 9) | still on
@@ -120,6 +121,8 @@ def _statement(public: dict[str, Any], private: dict[str, Any], kw: str, pos: li
         public["fortnight"] = int(pos[0])
     elif kw == "shuffle":
         public["shuffle"] = pos[0] == "on"
+    elif kw == "fortress":
+        public.setdefault("fortresses", {})[pos[0]] = "minor" if "minor" in pos[1:] else "major"
     elif kw == "isolation":
         public["isolation"] = pos[0] == "on"
     else:
@@ -200,10 +203,10 @@ def _block(public: dict[str, Any], pos: list[str]) -> str | None:
     if b is None:
         return f"{tok} is gone"
     got: Any = {"at": b["hex"], "up": b["up"], "down": not b["up"], "supplied": not b.get("unsupplied"),
-                "unsupplied": bool(b.get("unsupplied")), "lost": b["lost"],
+                "unsupplied": bool(b.get("unsupplied")), "lost": b["lost"], "dispersed": bool(b.get("dispersed")),
                 "opened": (b["opened"] or {}).get("unit"), "trail": len(b["trail"]),
                 "cv": int((b["opened"] or {}).get("cv", 0)) - int(b["lost"])}[what]
-    want: Any = True if what in ("up", "down", "supplied", "unsupplied") else pos[2]
+    want: Any = True if what in ("up", "down", "supplied", "unsupplied", "dispersed") else pos[2]
     return None if str(got) == str(want) else f"{tok} {what}: {got}"
 
 

@@ -23,6 +23,7 @@ from typing import Any
 from pbem.kit.hexgrid import EVEN_COLUMNS_LOW as GRID
 from pbem.kit.hexgrid import parse_hex
 
+from . import fortress, paradrop
 from . import hits as hx
 from . import state as st
 from .data import load
@@ -30,7 +31,7 @@ from .verbs import Env, illegal, open_block
 
 # 7.32 / UNIT CHART: (offensive, defensive) firepower; HQs do not fire (5.1). Static: README.
 FIRE = {"Armor": ("DF", "DF"), "Mech": ("SF", "DF"), "Infantry": ("SF", "SF"), "Static": ("SF", "SF"),
-        "Fort": ("SF", "TF")}  # 2.28
+        "Fort": ("SF", "TF"), "Para": ("SF", "DF")}  # 2.28, 14.4
 HITS_ON = {"SF": 6, "DF": 5, "TF": 4, "QF": 3}
 RANK = ("SF", "DF", "TF", "QF")
 
@@ -73,6 +74,9 @@ def check_airstrike(env: Env, o: dict[str, Any]) -> None:
         raise illegal(o, f"the battle at {h} already has an Airstrike", "7.13")
     if h in pub["active_battles"]:
         raise illegal(o, f"Airstrikes are assigned before the battle at {h} is revealed", "7.13")
+    if hq.get("drop") is not None:
+        raise illegal(o, f"{tok} is a Paradrop HQ: it spent all its command, airpower included, on the Paradrop",
+                      "14.21")
     if hq["range"] <= 0:
         raise illegal(o, f"{tok} commands at {hq['range']} CV: no airpower", "13.22")
     dist = GRID.distance(parse_hex(pub["blocks"][tok]["hex"]), parse_hex(h))
@@ -111,6 +115,10 @@ def end_declarations(env: Env, o: dict[str, Any] | None) -> None:
     for h, b in sorted(pub["battles"].items()):
         if b["new"] and b["attacker"] == env.seat and h not in pub["active_battles"]:
             raise illegal(o, f"the new battle at {h} must be fought: declare it active (battle {h})", "7.15")
+    for h in fortress.mandatory(pub, env.seat, pub["phase"]):
+        if h not in pub["active_battles"]:
+            raise illegal(o, f"the battle for the fortress at {h} must be fought: declare it active (battle {h})",
+                          "7.5")
     for h in sorted(pub["airstrikes"]):
         if h not in pub["active_battles"]:
             raise illegal(o, f"the Airstrike battle at {h} must be fought: declare it active (battle {h})", "7.15")
@@ -130,7 +138,7 @@ def defend(env: Env) -> None:
     for h in pub["active_battles"]:
         _airstrike(env, h, active)
         battle = pub["battles"][h]
-        repulse_on = (3 if pub["weather"] == "mud" else 2) if battle.get("assault") else 0  # 7.62, 12.61
+        repulse_on = paradrop.repulse_number(env, h, battle) if battle.get("assault") else 0  # 7.62-7.65
         hits, repulses = _fire(env, h, env.seat, offensive=False, repulse_on=repulse_on)
         if repulse_on:
             _repulse(env, h, active, hits, repulses)
@@ -173,6 +181,7 @@ def _repulse(env: Env, h: str, active: str, hits: int, repulses: int) -> None:
         return [t for t in alive if t not in back] or alive
     hx.take_hits(env, h, active, hits, _full, pool)
     for tok in back:
+        paradrop.repulsed(env, h, tok, hx.lose_step)
         if tok in pub["blocks"]:
             pub["blocks"][tok]["hex"] = battle["from"][tok]
             env.ctx.event("repulsed", block=tok, hex=h, to=battle["from"][tok])
@@ -184,6 +193,9 @@ def fire(env: Env) -> None:
     passive = st.enemy(env.seat)
     for h in pub["active_battles"]:
         hits, _ = _fire(env, h, env.seat, offensive=True)
+        if hits and not hx.supported(env, h, env.seat) and fortress.unsupported_ineffective(pub, h, passive):
+            env.ctx.event("no-effect", hex=h, hits=hits, why="unsupported against a fortress (7.4)")
+            hits = 0
         hx.take_hits(env, h, passive, hits, hx.passive_level(env, h, env.seat))
         hx.end_round(env, h)
     for h in pub["active_battles"]:
@@ -211,11 +223,13 @@ def _firepower(env: Env, h: str, kind: str, offensive: bool) -> str:
 def _fire(env: Env, h: str, side: str, offensive: bool, repulse_on: int = 0) -> tuple[int, int]:
     """7.31: one die per CV for each firing unit, in token order; the hits and repulses scored."""
     pub, hits, repulses = env.public, 0, 0
-    for tok in st.blocks_at(pub, h, side):
+    firing = [t for t in st.blocks_at(pub, h, side) if hx.kind(pub, t) in FIRE and hx.cv(pub, t) > 0]
+    largest = None if offensive or not firing else hx.choose(pub, side, firing)
+    for tok in firing:
         kind, cv = hx.kind(pub, tok), hx.cv(pub, tok)
-        if kind not in FIRE or cv <= 0:
-            continue
         fp = _firepower(env, h, kind, offensive)
+        if not offensive:
+            fp = fortress.firepower(pub, h, side, tok, fp, largest)  # 7.5, 7.51
         dice = env.ctx.roll(6, f"{'offensive' if offensive else 'defensive'} fire {tok} at {h}", cv)
         scored = sum(1 for d in dice if d >= HITS_ON[fp])
         back = sum(1 for d in dice if d <= repulse_on)

@@ -21,6 +21,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from . import fortress
 from . import state as st
 from .data import SEATS
 from .verbs import Env, illegal
@@ -87,7 +88,7 @@ def take_hits(env: Env, h: str, side: str, hits: int, level: Callable[[str], int
 
 def passive_level(env: Env, h: str, active: str) -> Callable[[str], int]:
     """The passive units' defence (7.34, 7.35, 2.28), raised one level if unsupported (7.4, 13.24)."""
-    base = terrain_level(env, h)
+    base = fortress.level(env.public, h, st.enemy(active), terrain_level(env, h))  # 7.5, 7.51
     raise_by = 0 if supported(env, h, active) else 1
 
     def level(tok: str) -> int:

@@ -11,12 +11,15 @@ from dataclasses import dataclass
 from typing import Any, cast
 
 from pbem.errors import IllegalOrder
+from pbem.kit.hexgrid import EVEN_COLUMNS_LOW as GRID
+from pbem.kit.hexgrid import parse_hex
 from pbem.rulesapi import Action, Arg, Context
 
-from . import garrisons, production, railheads, rebuild, supply
+from . import assign, garrisons, production, railheads, rebuild, supply
 from . import state as st
 from .aid_end import FOREIGN
-from .data import Board
+from .data import Board, load
+from .paradrop import PARA
 from .rail import rail_paths
 from .supply import below_floor
 from .table import TABLE
@@ -66,6 +69,8 @@ def offer_activate(state: Any, seat: str) -> list[Action]:
             args.append(Arg("deploy", "hex", tuple(deploy), keyword="deploy", optional=True))
         if _type(ask, tok) == "HQ" and (st.current_cv(ask.public, ask.private, tok) or 0) >= 1:
             args.append(Arg("blitz", "word", ("blitz",), optional=True))  # 5.6
+        if _type(ask, tok) == "HQ" and _paras(ask, seat, ask.public["blocks"][tok]["hex"]):
+            args.append(Arg("paradrop", "word", ("paradrop",), optional=True))  # 14.21
         out.append(Action("activate", tuple(args), "EF 5.2", f"activate {tok} (reveals it)"))
     return out
 
@@ -197,8 +202,12 @@ def offer_attrition(state: Any, seat: str) -> list[Action]:
     ask = cast(Ask, state)
     owed = [t for t in _mine(ask, seat) if (ask.private or {}).get("blocks", {}).get(t) is not None
             and below_floor(ask.private["blocks"][t] if ask.private else {}, int(ask.public["blocks"][t]["lost"]))]
-    return [Action("attrition", (Arg("block", "unit", (t,)),), "EF 10.6", f"remove {t}: attrition took its last step")
-            for t in owed]
+    # One action listing every owed block: a file must remove them all (10.6), so a bot's fallback
+    # tries them together (two separate actions were a soak dead end).
+    if not owed:
+        return []
+    return [Action("attrition", (Arg("block", "unit", tuple(owed)),), "EF 10.6",
+                   f"remove {', '.join(owed)}: attrition took the last step (all of them in this file)")]
 
 
 def offer_build(state: Any, seat: str) -> list[Action]:
@@ -342,9 +351,56 @@ def offer_railhead(state: Any, seat: str) -> list[Action]:
             ] if hexes else []
 
 
-def offer_nothing(state: Any, seat: str) -> list[Action]:
-    """``cv UNIT N`` (22.2): one line alone rarely keeps each type's total; the O/B's CVs always do."""
-    return []
+def _paras(ask: Ask, seat: str, h: str) -> list[str]:
+    return [t for t in _mine(ask, seat) if ask.public["blocks"][t]["hex"] == h and _type(ask, t) == PARA]
+
+
+def offer_drop(state: Any, seat: str) -> list[Action]:
+    """14.22: each Para stacked with an active Paradrop HQ, to every hex the checks accept."""
+    ask = cast(Ask, state)
+    pub, env, out = ask.public, ask.env(seat), []
+    for tok, hq in sorted(pub["hqs"].items()):
+        if hq.get("drop") is None or pub["blocks"][tok]["side"] != seat:
+            continue
+        start = parse_hex(pub["blocks"][tok]["hex"])
+        near = [h for h in sorted(ask.board.terrain) if GRID.distance(start, parse_hex(h)) <= int(hq["drop"])]
+        for para in _paras(ask, seat, pub["blocks"][tok]["hex"]):
+            hexes = []
+            for h in near:
+                try:
+                    TABLE.check(env, {"verb": "drop", "block": para, "path": [h], "supreme": False})
+                except IllegalOrder:
+                    continue
+                hexes.append(h)
+            if hexes:
+                out.append(Action("drop", (Arg("block", "unit", (para,)), Arg("hex", "hex", tuple(hexes))),
+                                  "EF 14.22", f"airdrop {para} (an enemy hex: an Air Assault, 14.41)"))
+    return out
+
+
+def offer_cv(state: Any, seat: str) -> list[Action]:
+    """22.2: ``cv UNIT N`` for each starting unit of a type whose total leaves a choice (not the
+    Static row: each militia's full CV is its CV); the seal checks each type's total."""
+    ask = cast(Ask, state)
+    pub = ask.public
+    if pub.get("setup") not in ("semi-historical", "free") or seat in pub["sealed"] or not pub.get("ob"):
+        return []
+    mine = {str(i["unit"]): i for i in (ask.private or {}).get("pool", {}).values()}
+    mine.update({str(i["unit"]): i for i in (ask.private or {}).get("blocks", {}).values()})
+    want = assign.totals(load(pub["scenario"]), seat)
+    room: dict[str, int] = {}
+    for ident in mine.values():
+        room[assign.group(str(ident["type"]))] = room.get(assign.group(str(ident["type"])), 0) + int(ident["max"])
+    out = []
+    for unit, ident in sorted(mine.items()):
+        row = assign.group(str(ident["type"]))
+        if room.get(row, 0) <= want.get(row, 0):
+            continue  # every unit of the row at its full CV: no choice
+        values = tuple(str(n) for n in range(1, int(ident["max"]) + 1))
+        out.append(Action("cv", (Arg("unit", "word", (unit,)), Arg("cv", "number", values)), "EF 22.2",
+                          f"{unit}'s starting CV (1 to {ident['max']}; sealed)",
+                          note=f"the {row} units must total {want.get(row, 0)} CV at the seal"))
+    return out
 
 
 def offer_end(state: Any, seat: str) -> list[Action]:
@@ -359,7 +415,7 @@ OFFERS = {"seal": offer_seal, "activate": offer_activate, "move": offer_move, "m
           "attrition": offer_attrition, "build": offer_build, "arrive": offer_arrive,
           "place": offer_place, "recognition": offer_recognition,
           "withdraw": offer_withdraw, "garrison": offer_garrison, "cadre": offer_cadre,
-          "railhead": offer_railhead, "disband": offer_disband, "cv": offer_nothing}
+          "railhead": offer_railhead, "disband": offer_disband, "cv": offer_cv, "drop": offer_drop}
 
 
 def legal_actions(public: dict[str, Any], private: Any, seat: str, board: Board) -> list[Action]:

@@ -27,8 +27,8 @@ HERE = Path(__file__).resolve().parent
 VERSION = "0.1"  # 0.1: the first registered release (pbem 0.2.0)
 ORDER_FIELDS: dict[str, type | tuple[type, ...]] = {
     "verb": str, "line": int, "col": int, "block": str, "deploy": (str, type(None)), "path": list, "supreme": bool,
-    "hex": str, "blocks": list, "unit": str, "cost": int, "blitz": bool, "advance": str,
-    "cv": int, "sealed": bool}
+    "hex": str, "blocks": list, "unit": str, "cost": int, "blitz": bool, "paradrop": bool, "double": bool,
+    "advance": str, "cv": int, "sealed": bool}
 
 
 class EuroFront(RulesModule):

@@ -132,7 +132,9 @@ def check_choices(env: Env, chosen: list[dict[str, Any]], seat: str) -> int:
             if st.is_battle(pub, b["hex"]) or b.get("unsupplied") or b["hex"] not in supplied:
                 raise illegal(o, f"{tok} must be unengaged and in Secure Supply to build", "11.71")
             ident = env.ident(tok)
-            cost = -1 if ident is None else st.step_cost(pub["scenario"], seat, str(ident["type"]))
+            # SCW 7C: public, so every tool re-checks an HQ's claimed cost at its next reveal
+            o["double"] = supply.double_supply(pub, env.board, seat, b["hex"])
+            cost = -1 if ident is None else st.step_cost(pub["scenario"], seat, str(ident["type"]), o["double"])
             if ident is not None:
                 if int(ident["cv"]) - int(b["lost"]) >= int(ident["max"]):
                     raise illegal(o, f"{tok} ({ident['unit']}) is at full strength", "2.6")
@@ -226,6 +228,8 @@ def open_choices(env: Env) -> None:
             b = pub["blocks"][o["block"]]
             b["lost"] -= 1
             b["trail"].append({"seq": env.ctx.seq, "build": int(o["cost"])})
+            if o.get("double"):
+                b["trail"][-1]["double"] = True
             env.ctx.event("built", block=o["block"], cost=int(o["cost"]))
         else:
             _arrive(env, o)

@@ -32,12 +32,12 @@ def lowest_step(kind: str) -> int:
     return 0 if kind in ("HQ", "THQ", "Static") else 1  # 2.4, 2.27
 
 
-def cadre_cost(scenario: str, side: str, ident: dict[str, Any]) -> int:
+def cadre_cost(scenario: str, side: str, ident: dict[str, Any], double: bool) -> int:
     """SCW 7 Unit Costs, cadre column (International Brigade 4; a Nationalist HQ in Double Supply 10)."""
     table = load(scenario).tables["unit_costs"]
     if ident.get("nation") == "international":
         return int(table["International_Brigade"][1])
-    if ident["type"] == "HQ" and side == "nationalists":
+    if ident["type"] == "HQ" and double:  # SCW 7C: in Double Supply at its arrival hex
         return int(table["HQ_double_supply"][1])
     return int(table[ident["type"]][1])
 
@@ -81,11 +81,12 @@ def check_cadre(env: Env, o: dict[str, Any], seat: str, seen: dict[str, set[str]
     arriving[h] = arriving.get(h, 0) + 1
     if arriving[h] > (2 if place.kind == "major" else 1):
         raise illegal(o, f"too many units arrive in {h}", "11.81")
+    o["double"] = supply.double_supply(pub, env.board, seat, h)  # SCW 7C (public: re-checked when applied)
     ident = _known(env, tok)
     if ident is not None:
         if pub.get("aid_ended") and ident["unit"] in FOREIGN:
             raise illegal(o, f"{tok} ({ident['unit']}) is a foreign unit and foreign aid has ended", "SCW 6")
-        o["cost"] = cadre_cost(pub["scenario"], seat, ident)
+        o["cost"] = cadre_cost(pub["scenario"], seat, ident, o["double"])
     if not isinstance(o.get("cost"), int) or o["cost"] < 0:
         raise illegal(o, f"the cadre of {tok} states no cost", RULE)
     return int(o["cost"])
@@ -111,7 +112,8 @@ def check_advance(env: Env, o: dict[str, Any], seen: dict[str, set[str]], spec: 
                           "arriving 1 CV weaker", "11.82")
         return 0
     ident = {"type": spec.type, "nation": spec.nation}
-    return cadre_cost(env.public["scenario"], env.seat, ident)
+    return cadre_cost(env.public["scenario"], env.seat, ident,
+                      supply.double_supply(env.public, env.board, env.seat, o["hex"]))
 
 
 def apply_cadre(env: Env, o: dict[str, Any]) -> None:
@@ -125,7 +127,7 @@ def apply_cadre(env: Env, o: dict[str, Any]) -> None:
         if not isinstance(value, dict) or value.get("token") != tok:
             raise illegal(o, f"the opening of {tok}'s commitment is not an identity of {tok}", RULE)
         ident = {k: value[k] for k in ("unit", "type", "nation", "cv", "max")}
-    want = cadre_cost(pub["scenario"], env.seat, ident)
+    want = cadre_cost(pub["scenario"], env.seat, ident, bool(o.get("double")))
     if o["cost"] != want:
         raise illegal(o, f"the cadre of {tok} ({ident['unit']}, {ident['type']}) was claimed at {o['cost']} PPs; "
                       f"it costs {want}", "SCW 7")

@@ -111,7 +111,8 @@ def _end_combat(env: Env) -> None:
                 deactivate(env, tok)
     for b in env.public["battles"].values():
         b["new"], b["assault"] = False, False
-        b.pop("from", None)
+        for key in ("from", "kinds", "dropped"):
+            b.pop(key, None)
     env.public["airstrikes"] = {}
 
 

@@ -7,10 +7,11 @@ PUBLIC (every tool, ``digest`` compared after each file)::
      "blocks": {token: {"side", "hex", "ref" (commitment, None before the seal), "lost" N,
                         "up" bool (face up now), "opened" identity|None (once revealed),
                         "trail" [hidden moves since the last reveal]}},
-     "hqs": {token: {"cv", "range", "thq", "moves"}}   # HQs active this Player-Turn (5.2)
+     "hqs": {token: {"cv", "range", "thq", "moves", ["drop" Air Range of a Paradrop HQ, 14.21]}}   # (5.2)
      "command": [hexes under field-HQ command, fixed at the start of Movement (5.31)],
      "moved": [tokens moved this phase], "crossed": {"AAAA-BBBB": n} (6.33),
-     "battles": {hex: {"attacker": seat, "new": bool, "assault": bool, "from": {token: hex}}} (7.11, 7.12, 7.6),
+     "battles": {hex: {"attacker": seat, "new": bool, "assault": bool, "from": {token: hex},
+                       ["kinds": ["air", "river"], "dropped": [tokens]]}} (7.11, 7.12, 7.6, 7.65: paradrop.py),
      "airstrikes": {hex: {hq, cv, fp}} (7.13), "partial": {hex: {side: {tok, parts}}} (7.34),
      "losses": {seat: [tokens]} (7.33), "retreats": {token: {hex, path}} (6.51),
      "railheads": {seat: [hexes]} (SCW 4), per block "unsupplied" (10.5), "removed" (audit.py),
@@ -19,7 +20,9 @@ PUBLIC (every tool, ``digest`` compared after each file)::
      "produced", "pp", "saved", "production_refs", "aid", "arrived", "tokens" (production.py),
      "sealed_board" (the map the second side's production is checked against, production.py),
      "ob" (identities are O/B units, assign.py), "sealed_free", "place_refs" (sealed_place.py),
-     "isolation" (8.36 in force: a scenario without SCW 1), "isolated" {hex: seat} (8.36)}
+     "isolation" (8.36 in force: a scenario without SCW 1), "isolated" {hex: seat} (8.36),
+     "fortresses" {hex: "major"|"minor"} (7.5, 7.51: fortress.py; none in the SCW),
+     per block "dispersed" (14.3: airdropped this Player-Turn)}
 
 PRIVATE per seat: ``{"blocks": {token: {"unit", "type", "nation", "cv", "max"}}}``: the owner's
 blocks' identities, bound at the seal by one commitment each (value = identity + token).
@@ -40,7 +43,7 @@ from .data import SEATS, Board, load
 
 STACK = {"clear": 4, "forest": 4, "hill": 4, "marsh": 3, "mountain": 2}  # 6.21
 # 2.2, 2.4, 2.28 (Forts: rail or sea only); Static: README
-SPEED = {"HQ": 2, "THQ": 2, "Armor": 3, "Mech": 3, "Infantry": 2, "Static": 1, "Fort": 0}
+SPEED = {"HQ": 2, "THQ": 2, "Armor": 3, "Mech": 3, "Infantry": 2, "Static": 1, "Fort": 0, "Para": 2}  # 14.4
 MAX_SPEED = 3  # the fastest SCW type (2.21, 2.22): what the opponent's tool can check of a hidden move
 STOP_TERRAIN = ("marsh", "mountain")  # 1.33, 1.34, 6.1
 BLOCKING = frozenset({"river", "strait", "water"})  # 8.2: no ZOC across these
@@ -48,12 +51,13 @@ WEATHER = {1: "mud", 2: "mud-dry", 3: "dry", 4: "dry", 5: "dry", 6: "dry", 7: "d
            10: "dry", 11: "mud-dry", 12: "mud"}  # 12.1 WF table; 12.11
 
 
-def step_cost(scenario: str, side: str, kind: str) -> int:
-    """SCW 7 Unit Costs (tables.toml): a THQ's one free step (7D); an HQ in Double Supply at 5 (7C)."""
+def step_cost(scenario: str, side: str, kind: str, double: bool) -> int:
+    """SCW 7 Unit Costs (tables.toml): a THQ's one free step (7D); an HQ in Double Supply at 5 (7C:
+    ``double`` from supply.double_supply at the HQ's hex)."""
     table = load(scenario).tables["unit_costs"]
     if kind == "THQ":
         return 0
-    if kind == "HQ" and side == "nationalists":
+    if kind == "HQ" and double:
         return int(table["HQ_double_supply"][0])
     return int(table[kind][0]) if kind in table else -1
 
@@ -91,6 +95,8 @@ def occupancy(public: dict[str, Any]) -> Occupancy:
     control of most hexes for one state: computed once for it instead of per hex (supply.py)."""
     out: Occupancy = {}
     for b in public["blocks"].values():
+        if b.get("dispersed"):
+            continue  # 14.3: Dispersed Paras have no effect on hex control
         sides, unsupplied = out.get(b["hex"], (set(), True))
         out[b["hex"]] = (sides | {b["side"]}, unsupplied and bool(b.get("unsupplied")))
     for h, g in public.get("garrisons", {}).items():  # SCW 2: a garrison controls its hex, has a ZOC

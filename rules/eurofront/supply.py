@@ -29,7 +29,7 @@ from typing import Any
 from pbem.kit.hexgrid import EVEN_COLUMNS_LOW as GRID
 from pbem.kit.hexgrid import parse_hex
 
-from . import garrisons, overstack
+from . import garrisons, overstack, paradrop
 from . import state as st
 from .data import Board, load
 from .rail import check_rail, rail_edges
@@ -56,10 +56,11 @@ def origins(pub: dict[str, Any], board: Board, seat: str) -> list[str]:
     return sorted(set(found))
 
 
-def rail_supplied(pub: dict[str, Any], board: Board, seat: str) -> set[str]:
-    """10.31, SCW 8: hexes connected by rail to an Origin through friendly/uncontrolled hexes."""
+def rail_supplied(pub: dict[str, Any], board: Board, seat: str, only: list[str] | None = None) -> set[str]:
+    """10.31, SCW 8: hexes connected by rail to an Origin (or to those of ``only``) through
+    friendly/uncontrolled hexes."""
     edges = _rail_neighbours(pub["scenario"])
-    start = origins(pub, board, seat)
+    start = [h for h in origins(pub, board, seat) if only is None or h in only]
     occ = st.occupancy(pub)  # the state is fixed during the search
     seen, todo = set(start), deque(start)
     while todo:
@@ -81,9 +82,9 @@ def _rail_neighbours(scenario: str) -> dict[str, tuple[str, ...]]:
             for h in board.terrain}
 
 
-def supplied_hexes(pub: dict[str, Any], board: Board, seat: str) -> set[str]:
+def supplied_hexes(pub: dict[str, Any], board: Board, seat: str, only: list[str] | None = None) -> set[str]:
     """Every hex from which a Supply Line of at most two hexes reaches Rail Supply (10.4)."""
-    rail = rail_supplied(pub, board, seat)
+    rail = rail_supplied(pub, board, seat, only)
     occ = st.occupancy(pub)
     out = set(rail)
     frontier = set(rail)
@@ -99,6 +100,17 @@ def supplied_hexes(pub: dict[str, Any], board: Board, seat: str) -> set[str]:
         out |= nxt
         frontier = nxt
     return out
+
+
+def double_supply(pub: dict[str, Any], board: Board, seat: str, h: str) -> bool:
+    """SCW 7C: a Field HQ is in Double Supply when it traces supply both to its Capital and to
+    External Supply: the RailHead markers (SCW 4), and for the Nationalists Lisbon itself, where
+    the Axis Aid arrives unblockaded (SCW 3, 5): "the Nationalist HQ can always build a step for
+    5 PPs when it can trace supply to Lisbon, but the Republican HQ can only do so when it can
+    trace supply both to Madrid and to an External Supply marker"."""
+    cap = board.places[CAPITAL[seat]].hex
+    external = [*pub["railheads"].get(seat, []), *([cap] if seat == "nationalists" else [])]
+    return h in supplied_hexes(pub, board, seat, [cap]) and h in supplied_hexes(pub, board, seat, external)
 
 
 def check_rail_move(env: Env, o: dict[str, Any]) -> None:
@@ -121,6 +133,7 @@ def loyal_immune(board: Board, h: str, seat: str) -> bool:
 def supply_phase(env: Env, seat: str) -> None:
     """4.36, 10.5, 10.6: ``seat`` checks the enemy's units; the unsupplied lose a step."""
     pub, foe = env.public, st.enemy(seat)
+    paradrop.recover(env, seat)  # 14.5: in the friendly Supply Phase
     ok = supplied_hexes(pub, env.board, foe)
     garrisons.supply_check(env, foe, ok)
     for tok in sorted((t for t, b in pub["blocks"].items() if b["side"] == foe), key=st.token_key):

@@ -18,7 +18,7 @@ from pbem.kit.hexgrid import parse_hex
 from pbem.kit.orders import Line, resolve_name
 from pbem.rulesapi import Context
 
-from . import assign, blitz
+from . import assign, blitz, paradrop
 from . import state as st
 from .data import Board
 from .setup import seal
@@ -84,6 +84,9 @@ def parse_activate(ln: EfLine, o: dict[str, Any]) -> None:
         if ln.peek() == "blitz":
             ln.take("blitz")
             o["blitz"] = True  # 5.6: the BLITZ marker (the key only when given: older files stay the same)
+        elif ln.peek() == "paradrop":
+            ln.take("paradrop")
+            o["paradrop"] = True  # 14.21: a Paradrop HQ
         else:
             ln.take("deploy")
             o["deploy"] = ln.hex()
@@ -122,6 +125,8 @@ def check_activate(env: Env, o: dict[str, Any]) -> None:
         raise illegal(o, f"{tok} is your {mine['unit']} ({mine['type']}), not an HQ: only HQs activate", "5.2")
     if mine is not None and o.get("blitz") and mine["type"] == "THQ":
         raise illegal(o, f"{tok} is your {mine['unit']} (THQ): THQs cannot Blitz", "5.8")
+    if o.get("paradrop"):
+        paradrop.check_designate(env, o, mine)
     if o["deploy"] is not None:
         _check_deploy(env, o, b["hex"], o["deploy"])
 
@@ -169,6 +174,10 @@ def apply_activate(env: Env, o: dict[str, Any]) -> None:
     env.public["hqs"][tok] = {"cv": cv, "range": eff, "thq": thq, "moves": max(eff, 0) if thq else 0}
     if o.get("blitz"):
         blitz.designate(env, o, tok, ident, cv)
+    if o.get("paradrop"):
+        if ident["type"] != "HQ":
+            raise illegal(o, f"{tok} opens as {ident['type']}: only field HQs command a Paradrop", "14.21")
+        paradrop.designate(env, tok, eff)
     b["up"], b["opened"] = True, ident
     env.ctx.event("activated", block=tok, unit=ident["unit"], type=ident["type"], cv=cv, range=eff,
                   hex=b["hex"], deployed=o["deploy"] is not None)
@@ -214,12 +223,14 @@ def recheck(env: Env, tok: str, ident: dict[str, Any]) -> None:
                       f"{ident['max']}", "2.6")
     for t in b["trail"]:
         if "build" in t:
-            want = st.step_cost(env.public["scenario"], b["side"], str(ident["type"]))
+            want = st.step_cost(env.public["scenario"], b["side"], str(ident["type"]), bool(t.get("double")))
             if t["build"] != want:
                 raise illegal(None, f"found illegal at reveal: {tok} ({ident['unit']}, {ident['type']}) was built in "
                               f"file {t['seq']} for {t['build']} PPs; a step costs {want}", "SCW 7")
             continue
         where = f"{tok} ({ident['unit']}, {ident['type']}) in file {t['seq']} by {b['side']}"
+        if _recheck_special(b, ident, t, where):
+            continue
         speed = 1 if t["weather"] == "mud" else st.SPEED[ident["type"]]
         if len(t["path"]) > speed and not t.get("rail"):
             raise illegal(None, f"hidden move found illegal at reveal: {where} moved {len(t['path'])} "
@@ -233,9 +244,30 @@ def recheck(env: Env, tok: str, ident: dict[str, Any]) -> None:
     b["trail"] = []
 
 
+def _recheck_special(b: dict[str, Any], ident: dict[str, Any], t: dict[str, Any], where: str) -> bool:
+    """Airdrops (14.1, 14.22) and Fort moves (2.28) in a hidden trail; True when the entry is done."""
+    if t.get("drop"):
+        if ident["type"] != paradrop.PARA:
+            raise illegal(None, f"hidden move found illegal at reveal: {where} airdropped; only Paratroops "
+                          "airdrop", "14.1")
+        return True
+    if ident["type"] != "Fort":
+        return False
+    if not t.get("rail"):
+        raise illegal(None, f"hidden move found illegal at reveal: {where} moved by land; Fort units move "
+                      "by rail or sea only", "2.28")
+    if t.get("engaged"):
+        raise illegal(None, f"hidden move found illegal at reveal: {where} moved out of a battle; Fort units "
+                      "never move when engaged", "2.28")
+    b["lost"] = max(int(b["lost"]), int(ident["cv"]) - 1)  # 2.28: reduced to cadre strength if moved
+    return True
+
+
 def check_move(env: Env, o: dict[str, Any]) -> None:
     b = _own(env, o)
     tok = o["block"]
+    if b.get("dispersed"):
+        raise illegal(o, f"{tok} airdropped this Player-Turn: Dispersed Paras cannot move", "14.3")
     if tok in env.public["moved"]:
         raise illegal(o, f"{tok} has already moved this Movement Phase", "6.1")
     if tok in env.public["hqs"] and o["verb"] == "move":
@@ -261,6 +293,11 @@ def _check_hidden(env: Env, o: dict[str, Any]) -> None:
     ident = env.ident(o["block"])
     if ident is None:
         return
+    if ident["type"] == "Fort" and o["verb"] != "rail":
+        raise illegal(o, f"{o['block']} ({ident['unit']}) is a Fort: it moves by rail or sea only", "2.28")
+    here = env.public["blocks"][o["block"]]["hex"]
+    if ident["type"] == "Fort" and st.enemy(env.seat) in st.sides_in(env.public, here):
+        raise illegal(o, f"{o['block']} ({ident['unit']}) is a Fort: it never moves when engaged", "2.28")
     speed = 1 if env.public["weather"] == "mud" else st.SPEED[ident["type"]]
     if len(o["path"]) > speed:
         raise illegal(o, f"{o['block']} ({ident['unit']}, {ident['type']}) moves at most {speed} hexes",
@@ -356,6 +393,8 @@ def apply_move(env: Env, o: dict[str, Any]) -> None:
         elif (battle := pub["battles"][end])["new"] and "from" in battle and battle["attacker"] == env.seat:
             battle["from"][tok] = prev
             battle["assault"] = battle["assault"] and river
+            if battle["assault"] and "kinds" in battle:  # 7.65: a river attacker joins an Air Assault
+                battle["kinds"] = sorted({*battle["kinds"], "river"})
     if o["supreme"]:
         thq = next(t for t, h in sorted(pub["hqs"].items()) if h["thq"] and h["moves"] > 0
                    and pub["blocks"][t]["side"] == env.seat)
@@ -367,6 +406,10 @@ def apply_move(env: Env, o: dict[str, Any]) -> None:
     if not b["up"]:
         b["trail"].append({"seq": env.ctx.seq, "path": list(o["path"]), "supreme": bool(o["supreme"]),
                            "engage": engage, "weather": pub["weather"], "rail": o["verb"] == "rail"})
+        if foe in st.sides_in(pub, start) and o["verb"] == "rail":
+            b["trail"][-1]["engaged"] = True  # 2.28: checked against a Fort at its reveal
+    elif o["verb"] == "rail" and (b["opened"] or {}).get("type") == "Fort":
+        b["lost"] = max(int(b["lost"]), int(b["opened"]["cv"]) - 1)  # 2.28: reduced to cadre strength
     env.ctx.event("moved", block=tok, path=[start, *o["path"]], engage=engage)
     battle = pub["battles"].get(end)
     if engage and not b["up"] and battle is not None and battle["attacker"] == env.seat and not battle["new"]:
