@@ -4,6 +4,7 @@ Run it with the release's own code, from the release's checkout (its .venv, its 
 
     cd CHECKOUT && make demo && .venv/bin/python /path/to/tools/release_fixtures.py --pbem 0.1.0 \\
         --demo demo-out --out /path/to/project/tests/fixtures/releases
+    (and for the other games: --game eurofront --scenario scw-1936 --demo demo-out/eurofront, ...)
 
 It writes, under --out:
 - ``pbem-<release>-<game>-<scenario>.pbemarchive``: the `make demo` game's archive (a whole game,
@@ -75,24 +76,27 @@ def main() -> int:
     ap.add_argument("--pbem", required=True, help="the release's version")
     ap.add_argument("--demo", default="demo-out", help="the release's `make demo` output")
     ap.add_argument("--out", required=True)
+    ap.add_argument("--game", default="use")
+    ap.add_argument("--scenario", default="france-1940")
     a = ap.parse_args()
     out = Path(a.out)
     out.mkdir(parents=True, exist_ok=True)
     from pbem import rulesapi
 
-    rules = rulesapi.get("use")
-    archive = out / f"pbem-{a.pbem}-use-france-1940.pbemarchive"
+    rules = rulesapi.get(a.game)
+    archive = out / f"pbem-{a.pbem}-{a.game}-{a.scenario}.pbemarchive"
     shutil.copyfile(Path(a.demo) / "game.pbemarchive", archive)
-    meta = _midgame(out, a.pbem)
-    scen = rules.load_scenario("france-1940")
-    print(f"# use: midgame {meta['played']} files")
+    if a.game == "use":  # the mid-game homes come from USE's demo script (tests/helpers.py)
+        meta = _midgame(out, a.pbem)
+        print(f"# use: midgame {meta['played']} files")
+    scen = rules.load_scenario(a.scenario)
     print("[[release]]")
     print(f'version = "{rules.version}"')
     print(f'pbem = "{a.pbem}"')
     print(f'hash = "{rules.rules_hash().hex()}"')
     print("plays = true")
     print(f'fixture = "tests/fixtures/releases/{archive.name}"')
-    print(f'scenarios = {{ "france-1940" = "{scen.digest.hex()}" }}')
+    print(f'scenarios = {{ "{a.scenario}" = "{scen.digest.hex()}" }}')
     return 0
 
 
