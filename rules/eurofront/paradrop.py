@@ -73,6 +73,10 @@ def check_drop(env: Env, o: dict[str, Any]) -> None:
            and pub["blocks"][t]["side"] == env.seat and pub["blocks"][t]["hex"] == b["hex"]]
     if not hqs:
         raise illegal(o, f"{tok} is not stacked with an active Paradrop HQ of yours", "14.21")
+    hqs = [t for t in hqs if not pub["hqs"][t].get("sent")]
+    if not hqs:  # 5.9 is explicit where 14.21's "Para unit(s)" is not (README: Interpretations)
+        raise illegal(o, f"the Paradrop HQ at {b['hex']} has already sent its unit: each sends a single unit",
+                      "5.9")
     ident = env.ident(tok)
     if ident is not None and ident["type"] != PARA:
         raise illegal(o, f"{tok} is your {ident['unit']} ({ident['type']}): only Paratroops airdrop", "14.1")
@@ -107,6 +111,10 @@ def apply_drop(env: Env, o: dict[str, Any]) -> None:
             if battle["assault"]:  # 7.65, 14.42: a Combined Assault; with a ground attack, none (14.41)
                 battle["kinds"] = sorted({*battle.get("kinds", ["river"]), "air"})
                 battle.setdefault("dropped", []).append(tok)
+    sender = max((t for t, h in pub["hqs"].items() if h.get("drop") is not None and not h.get("sent")
+                  and pub["blocks"][t]["side"] == env.seat and pub["blocks"][t]["hex"] == start),
+                 key=lambda t: (int(pub["hqs"][t]["drop"]), t))
+    pub["hqs"][sender]["sent"] = tok  # 5.9: a Paradrop HQ sends a single unit
     b["hex"], b["dispersed"] = to, True  # 14.3
     pub["moved"].append(tok)
     if not b["up"]:
