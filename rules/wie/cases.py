@@ -26,6 +26,12 @@ PRESTATE lines (the 1945 scenario is loaded first):
     collapse N                        the German economy collapsed on game-turn N (77.1)
     transport SIDE naval|amph|air N | invaded N   transport points; the 76.51 invasion's game-turn
     setup on                          in the Starting Sequence (76.3; with phase setup-1/4/5)
+    fort HEX SIDE | rail HEX HEX... | port HEX CLASS SEAS | straits HEX,HEX | paris HEX | sevastopol HEX
+    poland-fell N | paris-fallen | german N | grant N | dead UNIT | soviet-surrendered N | campaign on
+    place HEX NAME                    a city the board has elsewhere (75.9)
+    lake-side HEX HEX                 an all-lake hexside (77.2)
+    district HEX | frontier HEX,HEX   Soviet district cities and frontier hexes (74.11, 74.24, 74.54, 74.6)
+                                      campaign.py, europe.py (14, 73.4, 74.41-74.53, 74.9, 77.3, 77.6)
 
 POSTSTATE lines:
 
@@ -37,6 +43,8 @@ POSTSTATE lines:
     political N | neutral CODE STATUS CONTROL|- | winter-war yes|no|- | flips N | collapse N
     transport SIDE KIND N | invaded N
     production personnel|arms|level|total_cycles|stockpiles|siberia VALUE
+    forts HEX,HEX|- | grant per_cycle|received N | german pool N | soviet-surrender N
+    western-partisans SIDE|- | sweden-lost yes|no | victory SIDE decisive|substantial|marginal|none|lost
 """
 
 from __future__ import annotations
@@ -47,8 +55,7 @@ from pbem.errors import InvalidInput
 
 from . import production
 from .setup import BASE, new_state
-from .startup import STEPS
-from .state import associated, holder, key, neutral, seat_of
+from .state import STEPS, associated, holder, key, neutral, seat_of
 
 NATION = {"axis": "GER", "allied": "US", "soviet": "SOV"}
 
@@ -170,8 +177,51 @@ def _pre_politics(state: Any, w: list[str]) -> bool:
         state["transport"]["invaded"] = int(w[1])
     elif head == "setup":  # setup on: in the Starting Sequence of 76.3 (the starting_sequence option)
         state["setup"] = True
+        from .startup import cut_soviet_rail
+
+        cut_soviet_rail(state)  # 76.2: the rail the Soviet repairs at step 5
     elif head == "collapse":  # collapse N: the German economy collapsed on game-turn N (77.1)
         state["collapse"] = int(w[1])
+    elif not _pre_campaign(state, w):
+        return False
+    return True
+
+
+def _pre_campaign(state: Any, w: list[str]) -> bool:
+    """The lines of campaign.py and europe.py: forts, rail and ports no map here prints."""
+    head, p = w[0], state["politics"]
+    if head == "fort":  # fort HEX SIDE: a built Fortification Marker ([WiE-base 14])
+        state.setdefault("forts", {})[w[1]] = w[2]
+    elif head == "rail":  # rail HEX HEX...: a rail line (73.4's Swedish rail)
+        state.setdefault("rail_extra", []).append(w[1:])
+    elif head == "port":  # port HEX major|minor SEA[,SEA]: a port (77.3)
+        state.setdefault("ports_extra", {})[w[1]] = [w[2], w[3]]
+    elif head == "straits":  # straits HEX,HEX: the Dardanelles, Marmara and Bosphorus hexes (77.3)
+        state["straits"] = w[1].split(",")
+    elif head in ("paris", "sevastopol"):  # paris HEX | sevastopol HEX: where the board has it
+        p[head] = w[1]
+    elif head == "poland-fell":  # poland-fell N: Poland fell on game-turn N (74.52)
+        p["poland_fallen"], p["poland_fallen_turn"] = True, int(w[1])
+    elif head == "paris-fallen":  # the fall of Paris (France's, 74.53)
+        p["paris_fallen"] = True
+    elif head == "german":  # german N: German production points to allocate (77.6)
+        state["german"] = {"pool": int(w[1]), "spent": False}
+    elif head == "dead":  # dead UNIT: the unit has been eliminated ([WiE-base 12.3])
+        state["units"][w[1]]["hex"] = ""
+    elif head == "soviet-surrendered":  # soviet-surrendered N: the Soviet Union surrendered on game-turn N (74.9)
+        state["soviet_surrender"] = int(w[1])
+    elif head == "lake-side":  # lake-side HEX HEX: an all-lake hexside (77.2)
+        state.setdefault("lake_sides", []).append(sorted(w[1:3]))
+    elif head == "district":  # district HEX: a Soviet Military District's city (74.11)
+        state.setdefault("districts", []).append(w[1])
+    elif head == "frontier":  # frontier HEX,HEX: the Soviet European land frontier hexes (74.24, 74.6)
+        state["frontier"] = w[1].split(",")
+    elif head == "campaign":  # campaign on: the three-player campaign's victory (75.9) instead of 76.4
+        state["campaign"] = True
+    elif head == "place":  # place HEX NAME: a named city the board has elsewhere (75.9)
+        p.setdefault("places", {})[w[1]] = w[2]
+    elif head == "grant":  # grant N: 74.41's points a cycle
+        state["grant"] = {"per_cycle": int(w[1]), "received": 0}
     else:
         return False
     return True
@@ -260,7 +310,26 @@ def _post_politics(state: Any, w: list[str]) -> tuple[Any, Any]:
         return str(state["transport"]["invaded"]), w[1]
     if head == "flips":
         return str(len(p["flips"])), w[1]
+    if head in ("forts", "grant", "german", "soviet-surrender", "western-partisans", "sweden-lost", "victory"):
+        return _post_campaign(state, w)
     if head == "production":  # production KEY VALUE
         got = state.get("production", {}).get(w[1], "-")
         return (",".join(map(str, got)) or "-") if isinstance(got, list) else str(got), w[2]
     return "unknown POSTSTATE line", ""
+
+
+def _post_campaign(state: Any, w: list[str]) -> tuple[Any, Any]:
+    head, p = w[0], state["politics"]
+    if head == "forts":  # forts HEX,HEX|-
+        return ",".join(sorted(state.get("forts", {}))) or "-", w[1]
+    if head == "grant":  # grant per_cycle|received N
+        return str(state.get("grant", {}).get(w[1], "-")), w[2]
+    if head == "german":  # german pool N
+        return str(state.get("german", {}).get(w[1], "-")), w[2]
+    if head == "soviet-surrender":
+        return str(state.get("soviet_surrender", 0)), w[1]
+    if head == "victory":  # victory SIDE LEVEL (75.9)
+        return state.get("victory", {}).get(w[1], "-"), w[2]
+    if head == "western-partisans":
+        return p.get("western_partisans") or "-", w[1]
+    return ("yes" if p.get("sweden_lost") else "no"), w[1]

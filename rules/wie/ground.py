@@ -13,10 +13,10 @@ from typing import Any
 from pbem.kit.hexgrid import EVEN_COLUMNS_LOW as GRID
 from pbem.kit.hexgrid import parse_hex
 
-from . import minors, politics, seizure, special
+from . import campaign, europe, minors, politics, seizure, special
 from .diplomacy import attacked_by_associate, engage, refuse
-from .startup import STEPS
 from .state import (
+    STEPS,
     adjacent,
     air_left,
     associated,
@@ -49,6 +49,8 @@ def acting_side(state: Any) -> str:
 def own_unit(state: Any, uid: str, o: dict[str, Any]) -> dict[str, Any]:
     u = state["units"].get(uid)
     me = acting_side(state)
+    if u is not None:
+        europe.check_partisan_owner(state, u, me, o)  # 73.5, 73.6
     if u is None or u["side"] != me:
         refuse(o, f"{uid} is not a unit of the phasing player ({me})", "[WiE-base 4.0]")
     if not u["hex"]:
@@ -126,6 +128,8 @@ def check_move(state: Any, o: dict[str, Any]) -> None:
             politics.enter(state, me, step, o, None, dry=True)  # 71.x, 73.1
         minors.check_step(state, u, step, o)  # 73.23, 73.33
         special.check_lake_entry(state, u, step, o)  # 77.2
+        special.check_lake_side(state, u, here, step, o)  # 77.2
+        campaign.check_timetable(state, u, step, o)  # 74.51-74.53
         spent += hex_cost(state, here, step, me)
         if spent > ma and not (i == 0 and len(path) == 1 and o["verb"] == "move"
                                and not str(state["phase"]).endswith("mechanized")):
@@ -161,6 +165,9 @@ def _take(state: Any, h: str, side: str, ctx: Any = None) -> None:
         state["held"][h] = side
     seizure.taken(state, h, side, ctx)  # 71.1 (Total War at three Personnel Centers), 71.2 (Rome)
     special.check_collapse(state, ctx)  # 77.1 "at any time"
+    campaign.check_soviet_surrender(state, ctx)  # 74.9
+    europe.taken(state, h, side)  # 73.4
+    campaign.fort_taken(state, h, side)  # [WiE-base 14.2]
     if parse_hex(h) in board(state).rail and h not in state["cut"]:
         state["cut"].append(h)  # 69.2, [WiE-base 8.2]: rail taken must be repaired before use
 
@@ -190,6 +197,7 @@ def check_attack(state: Any, o: dict[str, Any]) -> None:
     if len(set(o["units"])) != len(o["units"]):
         refuse(o, "a unit is listed twice", "[WiE-base 10.1]")
     special.check_lake_attack(state, o["units"], o)  # 77.2
+    special.check_lake_side_attack(state, o["units"], o["hex"], o)  # 77.2
     if not any(stats(state["units"][k]["type"])["att"] > 0 for k in o["units"] if k in state["units"]):
         refuse(o, "an attack needs at least one unit with an attack strength (artillery only adds to one)",
                "[WiE-base 1.2]")
@@ -218,7 +226,7 @@ def odds(state: Any, me: str, attackers: list[str], target: str, support: tuple[
     terrain = b.terrain[h]
     fighters = [k for k in attackers if stats(units[k]["type"])["att"] > 0]
     across = all(river_between(state, units[k]["hex"], target) for k in fighters)
-    fort = h in b.forts or (h in b.westwall and holder(state, target) == "axis")
+    fort = h in b.forts or campaign.fort_at(state, target) or (h in b.westwall and holder(state, target) == "axis")
     doubled = bool(t["terrain"][terrain].get("double")) or fort or across
     shift = int(t["terrain"][terrain].get("shift", 0)) + (int(t["terrain"]["city"]["shift"]) if h in b.cities else 0)
     if terrain in ("rough", "forest", "marsh") and h in b.cities:

@@ -14,7 +14,7 @@ from pbem.errors import InvalidInput
 from pbem.kit.digest import rules_digest
 from pbem.rulesapi import Action, Context, Outcome, Pending, RulesModule, Scenario
 
-from . import air, cases, ground, politics, startup, supply, transport, view
+from . import air, campaign, cases, europe, ground, politics, startup, supply, transport, view
 from .data import load
 from .diplomacy import refuse
 from .sequence import advance, label
@@ -33,9 +33,12 @@ FIELDS: dict[str, dict[str, type]] = {
     "ap": {"front": str, "points": int}, "deploy": {"unit": str, "hex": str}, "winter-war": {"choice": str},
     "siberia": {"type": str, "hex": str}, "sail": {"unit": str, "hex": str}, "land": {"unit": str, "hex": str},
     "drop": {"type": str, "hex": str}, "suppress": {"hex": str},
-    "lend-lease": {"points": int}}
-OPTIONAL = {"as", "support", "at"}
-OPTIONAL_TYPES: dict[str, type] = {"as": str, "support": int, "at": str}
+    "lend-lease": {"points": int}, "fort": {"hex": str}, "rebuild": {"unit": str, "hex": str},
+    "grant": {"points": int}, "produce": {}, "seize-partisans": {},
+    "repair": {"path": list}}
+OPTIONAL = {"as", "support", "at", "air", "naval", "other", "ss"}
+OPTIONAL_TYPES: dict[str, type] = {"as": str, "support": int, "at": str, "air": int, "naval": int, "other": int,
+                                   "ss": int}
 VERSION = "0.1"  # 0.1: the first registered release (pbem 0.2.0)
 WANTED = {"air-commit": "commit your air points, sealed: air [SIDE] FRONT MISSION POINTS [vs SIDE] (68.1 A)",
           "air-open": "open your air commitment (send a file; diplomacy orders may go with it)",
@@ -141,12 +144,14 @@ class WarInEurope(RulesModule):
             transport.throw_pending(state, seat, ctx)  # [WiE-base 13.6], 77.5: dice reserved by the last file
         if state["politics"]["flips"]:
             politics.throw_pending(state, seat, ctx)  # 73.11: coins reserved by this seat's last file
+        europe.throw_pending(state, seat, ctx)  # 73.6: the die reserved by this seat's last file
         for o in orders:
             if state["active"] != seat:
                 refuse(o, f"after end-phase it is {state['active']}'s turn to act ({label(state)})", "68.0")
             if state["combats"] and not str(state["phase"]).endswith("-combat"):
                 refuse(o, "the attacks declared in this file are rolled at the start of your next file (strict "
                        "dice): send the rest of your player-turn then", "[WiE-base 4.0]")
+            campaign.refuse_surrendered(state, sides_of(state, seat), o)  # 74.9
             if not TABLE.allowed(o["verb"], state["phase"]):
                 refuse(o, f"{o['verb']} is not an order of the {label(state)}", "[WiE-base 4.0]")
             if o["verb"] == "end-phase":
@@ -196,6 +201,7 @@ def _finish(env: Env) -> None:
     resolves the air war, 68.1 A)."""
     state, seat, ctx = env.state, env.seat, env.ctx
     startup.finish_step(state, None)  # 76.3 step 4's coverage, at the end of the step's file
+    campaign.finish_soviet(state)  # 74.24, 74.54, 74.6: the Soviet army's stance as a cycle begins
     if state["phase"] == "air-commit":
         value = env.air if ctx.author_mode else None
         state["air"]["refs"][seat] = ctx.commit("air", value, "68.1 A: air commitment")

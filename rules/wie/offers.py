@@ -22,7 +22,7 @@ from pbem.rulesapi import Action, Arg
 
 from . import diplomacy, ground, politics, production, rail, reinforce, special, startup, transport
 from .data import FRONTS, SIDES
-from .state import board, hostile, is_land, neighbours, scenario_data, sides_of, stats, year, zoc_hexes
+from .state import STEPS, board, hostile, is_land, neighbours, scenario_data, sides_of, stats, year, zoc_hexes
 from .supply import supplied_hexes
 
 PATHS = 8  # rail destinations listed an offer (the verb takes any legal one)
@@ -219,7 +219,7 @@ def offer_siberia(state: Any, seat: str) -> list[Action]:
 
 def offer_deploy(state: Any, seat: str) -> list[Action]:
     """76.3 steps 4, 5: one offer an area, its units and the area's hexes the first accepts."""
-    me = startup.STEPS.get(str(state["phase"]))
+    me = STEPS.get(str(state["phase"]))
     areas: dict[str, list[str]] = {}
     for k, u in sorted(state["units"].items()):
         a = startup.area_of(state, k)

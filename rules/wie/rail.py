@@ -17,6 +17,7 @@ from pbem.kit.hexgrid import parse_hex
 
 from .data import Board, load
 from .diplomacy import refuse
+from .europe import check_swedish_step, rail_hexes, swedish_rail
 from .state import adjacent, board, hostile, neighbours, scenario_data, stats, zoc_hexes
 
 
@@ -34,7 +35,16 @@ def rail_edges(name: str) -> frozenset[tuple[str, str]]:
 def friendly_rail(state: Any, h: str, side: str) -> bool:
     from .state import holder
 
-    return parse_hex(h) in board(state).rail and holder(state, h) == side and h not in state["cut"]
+    if swedish_rail(state, h, side):
+        return True  # 73.4
+    return ((parse_hex(h) in board(state).rail or h in rail_hexes(state)) and holder(state, h) == side
+            and h not in state["cut"])
+
+
+def extra_edge(state: Any, a: str, b: str) -> bool:
+    """A rail line of the state's board (a case's ``rail HEX HEX...``: no map here prints Sweden's)."""
+    return any(abs(line.index(a) - line.index(b)) == 1 for line in state.get("rail_extra", [])
+               if a in line and b in line)
 
 
 def interdicted(state: Any, h: str, side: str) -> bool:
@@ -57,8 +67,9 @@ def check_rail(state: Any, o: dict[str, Any]) -> None:
     here = u["hex"]
     if not friendly_rail(state, here, me) or here in zoc:
         refuse(o, f"{o['unit']} must begin on a friendly rail hex not in an enemy zone of control", "[WiE-base 8.1]")
-    for step in o["path"]:
-        if not adjacent(here, step) or (here, step) not in edges:
+    for i, step in enumerate(o["path"]):
+        check_swedish_step(state, me, step, i == len(o["path"]) - 1, o)  # 73.4
+        if not adjacent(here, step) or ((here, step) not in edges and not extra_edge(state, here, step)):
             refuse(o, f"no rail line joins {here} and {step}", "[WiE-base 8.1]")
         if not friendly_rail(state, step, me):
             refuse(o, f"{step} is not {me} rail (held by another player, or not yet repaired)", "69.2")

@@ -68,6 +68,9 @@ def arrive(state: Any, side: str) -> None:
             for k in KEYS:
                 pool[k] += points[k]
             pool["units"] += list(units)
+    from .campaign import soviet_rebuilt
+
+    soviet_rebuilt(state, side)  # 76.25's "rebuilt" units, [WiE-base 12.3]
     if side == "axis":
         from .transport import norway_garrison
 

@@ -15,20 +15,19 @@ from typing import Any
 
 from pbem.kit.sequence import Sequence, Step
 
-from . import minors, politics, production, special, transport
+from . import campaign, minors, politics, production, special, transport, victory
 from .data import SIDES
 from .diplomacy import play_order
 from .rail import repair
 from .reinforce import arrive
-from .startup import STEPS
-from .state import board, date, holder, new_air, scenario_data, seat_of, seat_order
+from .state import STEPS, board, date, holder, new_air, scenario_data, seat_of, seat_order
 from .supply import initial_supply_phase, refresh
 
 SIDE_PHASES = ("movement", "combat", "mechanized", "interdiction")
 
 
 def steps(state: Any) -> list[Step]:
-    seats = seat_order(state)
+    seats = [s for s in seat_order(state) if not campaign.eliminated_seat(state, s)]  # 74.9
     out: list[Step] = [(p, seat_of(state, side)) for p, side in STEPS.items()] if state.get("setup") else []
     out += [("air-commit", s) for s in seats]
     out += [("air-open", s) for s in seats]
@@ -116,6 +115,8 @@ def _surrendered(state: Any) -> bool:
     state["over"] = (f"Germany surrenders ([WiE-base 15.1]: Berlin and {len(taken)} Placement Centers taken): "
                      f"the Axis player loses; centers held (76.4): Allied {points['allied']}, Soviet "
                      f"{points['soviet']}, {lead} ahead")
+    if state.get("campaign"):
+        state["over"] = f"Germany surrenders ([WiE-base 15.1]): {victory.verdict(state, True)}"
     return True
 
 
@@ -127,12 +128,15 @@ def _housekeeping(state: Any) -> None:
         state.setdefault("strategic_cycles", []).append(int(state["turn"]))  # 68.2: only Soviet production runs
         production.cycle(state)  # 74.3, 74.4, 74.34 (campaign or case boards only)
         minors.cycle(state)  # 73.24, 73.27, 73.34, 73.36 (campaign or case boards only)
+        campaign.cycle(state)  # 74.41, 77.6 (campaign or case boards only)
     politics.housekeeping(state, None)  # 72.0: Finland two game-turns into an Axis-Soviet war
     state["attacked"] = {}
-    state["order"] = play_order(state)
+    state["order"] = [s for s in play_order(state) if not (s == "soviet" and state.get("soviet_surrender"))]
     if int(state["turn"]) >= int(state["last"]):
         state["over"] = (f"The Axis has not surrendered by the end of game-turn {state['last']}: "
                          "the Axis player wins (76.4)")
+        if state.get("campaign"):
+            state["over"] = f"The campaign ends after game-turn {state['last']}: {victory.verdict(state, False)}"
         return
     state["turn"] = int(state["turn"]) + 1
 

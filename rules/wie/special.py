@@ -62,7 +62,7 @@ def port_class(state: Any, h: str) -> str:
     and a major port works as a minor one."""
     b = board(state)
     hx = parse_hex(h)
-    cls = b.ports.get(hx, "")
+    cls = b.ports.get(hx, "") or state.get("ports_extra", {}).get(h, [""])[0]  # a case's port (77.3)
     if cls and suppressed(state, h):
         return ""  # [WiE-base 13.3]: inoperable
     if cls and b.places.get(hx) in FROZEN_PORTS and date(state)[1] in FROZEN_CYCLES:
@@ -133,3 +133,27 @@ def check_lake_attack(state: Any, attackers: list[str], o: dict[str, Any] | None
         u = state["units"].get(k)
         if u is not None and lake(state, u["hex"]):
             refuse(o, f"{k} stands on the frozen lake at {u['hex']}: no attack or bombardment from it", "77.2")
+
+
+# All-lake hexsides (``state["lake_sides"]``: [a, b] pairs, a case's ``lake-side HEX HEX``): crossed
+# as the all-lake hexes are entered (frozen, Soviet and Finnish units only), never attacked across.
+# Supply is traced across them (77.2) whether frozen or not: an unfrozen lake is the map's water.
+
+def lake_side(state: Any, a: str, b: str) -> bool:
+    return sorted((a, b)) in state.get("lake_sides", [])
+
+
+def check_lake_side(state: Any, u: dict[str, Any], a: str, b: str, o: dict[str, Any] | None) -> None:
+    if not lake_side(state, a, b):
+        return
+    if not frozen(state):
+        refuse(o, f"{a}-{b} is an all-lake hexside, frozen only in the first three cycles of a year", "77.2")
+    if u.get("nation") not in LAKE_NATIONS:
+        refuse(o, f"only Soviet and Finnish units cross the frozen lake between {a} and {b}", "77.2")
+
+
+def check_lake_side_attack(state: Any, attackers: list[str], target: str, o: dict[str, Any] | None) -> None:
+    for k in attackers:
+        u = state["units"].get(k)
+        if u is not None and lake_side(state, u["hex"], target):
+            refuse(o, f"{k} would attack across the all-lake hexside {u['hex']}-{target}", "77.2")

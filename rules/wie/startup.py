@@ -27,9 +27,19 @@ from pbem.kit.hexgrid import parse_hex
 
 from .data import load
 from .diplomacy import refuse
-from .state import board, holder, is_land, neighbours, stats, units_at, water_between, zoc_hexes
+from .state import (
+    STEPS,
+    board,
+    country,
+    holder,
+    is_land,
+    neighbours,
+    stats,
+    units_at,
+    water_between,
+    zoc_hexes,
+)
 
-STEPS = {"setup-1": "allied", "setup-4": "axis", "setup-5": "soviet"}
 AXIS_AREAS = ("ag-a", "ag-north", "ag-center", "ag-south", "ag-f", "central-reserve", "independent")
 SUPPLY_UNITS = 5  # 76.26 "Mobile Supply: 5 as desired"
 
@@ -40,6 +50,61 @@ def start(state: Any) -> None:
     state["phase"] = "setup-1"
     pool = state["pool"].setdefault("allied", {"units": [], "ap": 0, "ir": 0, "mr": 0, "fort": 0})
     pool["units"] += ["SUP"] * SUPPLY_UNITS
+    cut_soviet_rail(state)
+
+
+# --- 76.2: the Soviet rail repair at step 5 -----------------------------------------------------------
+# scenario.txt ``soviet-rail``: 100 rail hexes on the Soviet side of the 1945 Start Line outside the
+# USSR of 1941 (the 1944 line is not drawn), in segments of at most 20 hexes, chosen at step 5.
+
+SOVIET_REPAIR, SEGMENT = 100, 20  # 76.2 (scenario.txt soviet-rail)
+
+
+def cut_soviet_rail(state: Any) -> None:
+    """With the Starting Sequence the Soviet-held rail outside the USSR of 1941 waits for step 5."""
+    b = board(state)
+    out = sorted(str(h) for h in b.rail if holder(state, str(h)) == "soviet" and country(state, str(h)) != "SOV")
+    state["cut"] = sorted({*state["cut"], *out})
+    state["setup_repaired"] = []
+
+
+def check_repair(state: Any, o: dict[str, Any]) -> None:
+    from .rail import extra_edge, rail_edges
+
+    most, seg = SOVIET_REPAIR, SEGMENT
+    path, done = o["path"], state.get("setup_repaired", [])
+    edges = rail_edges(str(state["scenario"]))
+    if state["phase"] != "setup-5":
+        refuse(o, "the Soviet repairs his rail west of the Start Line at step 5", "76.2")
+    for i, h in enumerate(path):
+        if h not in state["cut"] or holder(state, h) != "soviet":
+            refuse(o, f"{h} is no unrepaired Soviet rail hex", "76.2")
+        if i and (path[i - 1], h) not in edges and not extra_edge(state, path[i - 1], h):
+            refuse(o, f"no rail line joins {path[i - 1]} and {h}: a segment follows the rail", "76.2")
+    if len(set(done) | set(path)) > most:
+        refuse(o, f"the Soviet repairs {most} rail hexes in all ({len(done)} so far)", "76.2")
+    grown = _segment(state, set(done) | set(path), path[0], edges)
+    if len(grown) > seg:
+        refuse(o, f"no repaired segment may extend more than {seg} hexes (this one: {len(grown)})", "76.2")
+
+
+def _segment(state: Any, hexes: set[str], start: str, edges: Any) -> set[str]:
+    from .rail import extra_edge
+
+    seen, todo = {start}, [start]
+    while todo:
+        h = todo.pop()
+        for n in neighbours(h):
+            if n in hexes and n not in seen and ((h, n) in edges or extra_edge(state, h, n)):
+                seen.add(n)
+                todo.append(n)
+    return seen
+
+
+def apply_repair(state: Any, o: dict[str, Any], ctx: Any) -> None:
+    state["setup_repaired"] = sorted({*state.get("setup_repaired", []), *o["path"]})
+    state["cut"] = [h for h in state["cut"] if h not in o["path"]]
+    ctx.event("rail-repaired", side="soviet", hexes=list(o["path"]))
 
 
 def area_of(state: Any, uid: str) -> str:

@@ -26,6 +26,9 @@ from pbem.kit.hexgrid import parse_hex
 from .data import SIDES, Board, Data, load, pair
 
 HOSTILE = ("war", "limited-war", "total-war")
+# 76.3's starting steps and the side acting in each (startup.py plays them; ground.py names the
+# acting side from them: kept here, below both, so neither imports the other)
+STEPS = {"setup-1": "allied", "setup-4": "axis", "setup-5": "soviet"}
 _TYPE = re.compile(r"^(\[)?(\d+)(\])?(?:-(\d+))?-(\d+)(KG|BG)?$")
 
 

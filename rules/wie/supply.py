@@ -22,8 +22,9 @@ from typing import Any
 
 from pbem.kit.hexgrid import Hex, parse_hex
 
+from .campaign import fort_at
 from .data import SIDES, load
-from .rail import friendly_rail, rail_edges
+from .rail import extra_edge, friendly_rail, rail_edges
 from .state import board, holder, hostile, is_land, neighbours, occupant, stats, water_between, zoc_hexes
 
 TRACE = 5
@@ -62,7 +63,7 @@ def _supplied_rail(state: Any, side: str, srcs: set[str]) -> set[str]:
     while todo:
         h = todo.pop()
         for n in neighbours(h):
-            if n not in seen and (h, n) in edges and friendly_rail(state, n, side):
+            if n not in seen and ((h, n) in edges or extra_edge(state, h, n)) and friendly_rail(state, n, side):
                 seen.add(n)
                 todo.append(n)
     return seen
@@ -124,6 +125,7 @@ def initial_supply_phase(state: Any, side: str) -> list[str]:
         state["oos"][k] = int(state["oos"].get(k, 0)) + 1
         h = _hex(u["hex"])
         safe = (stats(u["type"])["kind"] == "fortress" or h in b.ports or h in b.forts or h in b.westwall
+                or fort_at(state, u["hex"])
                 or u["hex"] in fortress_hexes)
         if state["oos"][k] >= ELIMINATED_AFTER and not safe:
             u["hex"] = ""

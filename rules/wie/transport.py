@@ -15,7 +15,7 @@ from typing import Any
 from pbem.kit.hexgrid import EVEN_COLUMNS_LOW as GRID
 from pbem.kit.hexgrid import parse_hex
 
-from . import politics, special
+from . import europe, politics, special
 from .diplomacy import refuse
 from .ground import _take
 from .state import air_left, board, front_of, holder, hostile, is_land, scenario_data, stats, units_at
@@ -49,12 +49,13 @@ def left(state: Any, side: str, kind: str) -> int:
 
 
 def seas(state: Any, h: str) -> set[str]:
-    return set(filter(None, board(state).seas.get(parse_hex(h), "").split(",")))
+    extra = state.get("ports_extra", {}).get(h)  # a case's board (77.3)
+    return set(filter(None, (extra[1] if extra else board(state).seas.get(parse_hex(h), "")).split(",")))
 
 
 def _port_of(state: Any, me: str, h: str, o: dict[str, Any], what: str) -> set[str]:
     """A friendly, open port's seas ([WiE-base 9.1]; 69.2: never an associate's; 77.41)."""
-    if parse_hex(h) not in board(state).ports or holder(state, h) != me:
+    if (parse_hex(h) not in board(state).ports and h not in state.get("ports_extra", {})) or holder(state, h) != me:
         refuse(o, f"{h} is not a port of yours ({what})", "[WiE-base 9.1]")
     if special.suppressed(state, h):
         refuse(o, f"{h} is suppressed by enemy air: inoperable this game-turn", "[WiE-base 13.3]")
@@ -87,6 +88,11 @@ def _common(state: Any, me: str, o: dict[str, Any], kind: str) -> tuple[dict[str
 def check_sail(state: Any, me: str, o: dict[str, Any]) -> None:
     u, here = _common(state, me, o, "naval")
     there = _port_of(state, me, o["hex"], o, "to sail to")
+    here = europe.reach(state, me, here)
+    if not here & there and (europe.BLACK in here | there) and (here | there) & set(europe.PROJECTED):
+        refuse(o, f"{u['hex']} and {o['hex']} are joined only through the Straits, which you do not control"
+               + ("" if me == "allied" else " with Sevastopol"), "77.3")
+    europe.check_black_sea(state, me, here & there, o)
     if not here & there:
         refuse(o, f"{u['hex']} and {o['hex']} are not on the same sea", "[WiE-base 9.2]")
     _baltic(state, me, here & there, o)
@@ -95,6 +101,8 @@ def check_sail(state: Any, me: str, o: dict[str, Any]) -> None:
 
 def check_land(state: Any, me: str, o: dict[str, Any]) -> None:
     u, here = _common(state, me, o, "amph")
+    here = europe.reach(state, me, here)
+    europe.check_black_sea(state, me, seas(state, o["hex"]) & here, o)
     if not is_land(state, o["hex"]) or not seas(state, o["hex"]) & here:
         refuse(o, f"{o['hex']} is no coastal hex on the sea of {u['hex']}", "[WiE-base 9.3]")
     _baltic(state, me, seas(state, o["hex"]) & here, o)

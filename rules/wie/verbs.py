@@ -31,7 +31,7 @@ from pbem.kit.hexgrid import parse_hex
 from pbem.kit.orders import Line, Verb, VerbTable, resolve_name
 from pbem.rulesapi import Action, Arg
 
-from . import diplomacy, ground, minors, politics, production, rail, reinforce, special, startup, transport
+from . import diplomacy, extra, ground, minors, politics, production, rail, reinforce, special, startup, transport
 from . import offers as of
 from .air import MISSIONS
 from .data import FRONTS, SIDES
@@ -487,5 +487,6 @@ TABLE: VerbTable[Env, WieLine] = VerbTable("WIE", [
     Verb("lend-lease", _p_points, _a_lend, _c_lend,
          help="lend-lease N    # 77.83: the Allied arms points sent to the Soviet each cycle (campaign only)",
          offer=of.offer_lend_lease),
+    *extra.VERBS,  # [WiE-base 12.3, 14.1], 73.6, 74.41, 77.6
     Verb("end-phase", _p_nothing, lambda env, o: None, help="end-phase    # [WiE-base 4.0]", offer=_offer_end),
 ])
