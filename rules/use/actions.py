@@ -406,6 +406,9 @@ def _open_combat(state: State, b: Board, order: Order, faction: str, ctx: Any, e
     state["combats"].append(c)
     events.append({"kind": "attack", "combat": cid, "mode": kind, "target": target,
                    "attackers": attackers, "defender": defender["id"]})
+    from .conditional import on_attack
+
+    on_attack(state, b, faction, target, events)  # USE 13.3: the Axis attacks the USSR
     # Strict dice: the attacker rolls every die of the combat (an air duel and the combat, or
     # one duel per unit an Air Strike fights) in its next file, after the defender's file has
     # released the seeds; unused reserved dice are burnt.

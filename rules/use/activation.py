@@ -11,6 +11,7 @@ from typing import Any
 
 from .geo import Board
 from .refusals import illegal
+from .seamarks import check_temporary
 from .state import Activation, State, Unit, activation_cost, mp_allowance
 
 Order = dict[str, Any]
@@ -34,7 +35,7 @@ def activate(state: State, b: Board, order: Order, unit: Unit, events: Events) -
         return act.copy()
     check_activate(state, order, unit)
     end_activation(state, events)
-    cost = activation_cost(unit)
+    cost = 0 if unit["country"] == "USA" else activation_cost(unit)  # 9.0: USA production unlimited
     country = state["countries"][unit["country"]]
     country["pp"] -= cost
     act = {"unit": unit["id"], "mp": mp_allowance(unit), "start": unit["hex"],
@@ -55,12 +56,13 @@ def check_activate(state: State, order: Order, unit: Unit) -> None:
         illegal(order, f"{unit['id']} has 6 Sorties and cannot be activated", "1.5")
     if unit["repatriated"]:
         illegal(order, f"{unit['id']} was repatriated this turn and cannot be activated", "10.4")
+    check_temporary(state, order, unit)  # USE 14.3 / 14.16: a temporary unit acts once
     if any(unit["id"] in a["units"] for a in state["assaults"].values()):
         illegal(order, f"{unit['id']} designated an Assault, which ended its movement", "5.3.3",
                 "resolve the Assault first ('resolve HEX')")
     cost = activation_cost(unit)
     country = state["countries"][unit["country"]]
-    if cost > country["pp"]:
+    if cost > country["pp"] and unit["country"] != "USA":
         illegal(order, f"activating {unit['id']} costs {cost} PP; {unit['country']} has {country['pp']}",
                 "6.0")
 

@@ -48,7 +48,7 @@ def boost(weather: str) -> int:
 
 
 def air_duel(state: State, b: Board, att: Unit, dfn: Unit, where: str | None, roll: Roller,
-             events: Events, weather: str | None = None) -> str:
+             events: Events, weather: str | None = None, zone: str | None = None) -> str:
     """USE 5.2 air/naval combat between two air or naval units (authored results): 'att', 'def'
     or 'tie'. ``weather``: the Sea Zone's weather when the combat is in a Sea Zone (5.2); then
     ``where`` is not needed (None for a naval unit sailing out of a Map Box)."""
@@ -62,6 +62,14 @@ def air_duel(state: State, b: Board, att: Unit, dfn: Unit, where: str | None, ro
     d_die = roll.d6(f"air combat {dfn['id']}")
     a = a_die + penalty + (tab["fighter_drm"] if att["kind"] == "fighter" else 0)
     d = d_die + penalty + (tab["fighter_drm"] if dfn["kind"] == "fighter" else 0)
+    from .eventplay import air  # USE 14.7, 14.14, 14.19: markers ready for an air/naval combat
+
+    a_ev, d_ev = air(state, att, dfn, faction_of(state, att), faction_of(state, dfn), events)
+    a, d = a + a_ev, d + d_ev
+    from .seamarks import air as sea_air  # USE 14.15, 14.17: Submarines, Surprise Attack (``zone``: its Sea Zone)
+
+    a_sea, d_sea = sea_air(state, b, att, dfn, where, zone, events)
+    a, d = a + a_sea, d + d_sea
     winner = "att" if a > d else "def" if d > a else "tie"
     if winner == "tie":
         add_sorties(att, tab["tie_sorties"])

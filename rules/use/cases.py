@@ -37,8 +37,8 @@ PRESTATE (one statement a line; words in [] optional)::
     victory FACTION sudden|end collapsed|conquered|controls|otherwise [ARG] ["text"]
     option will_commit_air=sealed        a game option of the proposal (module.initial_state)
 
-    Not representable (refused by name): surprise-attack (14.17) and amphibious-invasion
-    (6.3.2): the module has neither; a policy-dependent starting Will (10.3.4, 10.3.5) is
+    surprise-attack ZONE FACTION [used=N] | mulberry HEX FACTION: rules/use/navalcases.py (14.17,
+    15.16; checks too). Not representable: a policy-dependent starting Will (10.3.4, 10.3.5) is
     scenario data, already applied in countries.txt's will= (write it as `country ... will=N`).
 
 POSTSTATE checks::
@@ -215,7 +215,13 @@ def _from_scenario(name: str, full: bool) -> State:
 def _statement(s: State, words: list[str]) -> None:
     head, args = words[0], words[1:]
     pos, kv = _kv(args)
-    handler = _STATEMENTS.get(head)
+    from .diplocases import STATEMENTS as DIPLO
+    from .eastcases import STATEMENTS as EAST
+    from .navalcases import STATEMENTS as SEA
+    from .trackcases import STATEMENTS as TRACK
+
+    handler = (_STATEMENTS.get(head) or SEA.get(head) or DIPLO.get(head)  # navalcases.py, diplocases.py
+               or TRACK.get(head) or EAST.get(head))  # trackcases.py, eastcases.py
     if handler is None:
         raise ValueError(f"unknown statement {head!r}")
     handler(s, head, pos, kv)
@@ -390,9 +396,8 @@ def _option(s: State, head: str, pos: list[str], kv: dict[str, str]) -> None:
 
 # USE rules the module does not represent (rules-coverage: n/a): a case naming them is refused
 # by name rather than as an unknown statement.
-_NOT_REPRESENTED = {
-    "surprise-attack": "Surprise Attack markers (14.17) are not modelled: France 1940 has none",
-    "amphibious-invasion": "Amphibious Invasion (6.3.2) is not modelled: it needs a Surprise Attack marker",
+_NOT_REPRESENTED = {  # surprise-attack, mulberry: navalcases.py
+    "amphibious-invasion": "an Amphibious Invasion (6.3.2) is an order: write 'invade CONVOY HEX carry UNIT'",
 }
 
 
@@ -431,7 +436,13 @@ def check(s: State, lines: list[tuple[int, str]]) -> list[str]:
 
 def _check(s: State, w: list[str]) -> str | None:
     """None when the POSTSTATE check ``w`` holds, else what the state has instead."""
-    check_ = _CHECKS.get(w[0])
+    from .diplocases import CHECKS as DIPLO
+    from .eastcases import CHECKS as EAST
+    from .navalcases import CHECKS as SEA
+    from .trackcases import CHECKS as TRACK
+
+    check_ = (_CHECKS.get(w[0]) or SEA.get(w[0]) or DIPLO.get(w[0]) or TRACK.get(w[0])  # trackcases.py
+              or EAST.get(w[0]))  # eastcases.py
     if check_ is None:
         raise ValueError(f"unknown check {w[0]!r}")
     return check_(s, w)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import politics
+from . import eventplay, landing, politics, seamarks
 from .airduel import Roller, air_duel, boost, harsh, weather_at
 from .geo import Board, terrain_chart
 from .movement import enter_hex
@@ -198,10 +198,13 @@ def resolve_ground(state: State, b: Board, c: Combat, att_value: dict[str, Any],
     """USE 5.1 steps 3-6 and 5.3 for a Mobile attack or an Assault."""
     target = c["target"]
     dfn = state["units"].get(c["defender_unit"])
+    by_sea = seamarks.from_sea(state, c)  # USE 6.3.2: an Assault from the sea (amphib.py)
     attackers = [state["units"][u] for u in c["attackers"]
-                 if on_map(state["units"][u]) and b.adjacent(hex_of(state["units"][u]), target)]
+                 if on_map(state["units"][u]) and (by_sea or b.adjacent(hex_of(state["units"][u]), target))]
     if dfn is None or not on_map(dfn) or dfn["hex"] != target or not attackers:
         events.append({"kind": "combat-void", "target": target})
+        if by_sea:
+            landing.after_assault(state, b, c, by_sea, events)
         return
     prim = attackers[0]
     att_commit = bool(att_value.get("commit"))
@@ -211,6 +214,8 @@ def resolve_ground(state: State, b: Board, c: Combat, att_value: dict[str, Any],
     air_drm = _air_support(state, b, c, att_value.get("air") if att_commit else None,
                            c["def_air"] if def_commit else None, w, roll, events)
     a_parts, d_parts, iso = _drm_parts(state, b, c, attackers, dfn, w, air_drm, att_commit, def_commit)
+    eventplay.ground(state, b, c, attackers, dfn, boost(w), a_parts, d_parts, events)  # USE 14.x
+    seamarks.ground(state, b, c, a_parts)  # USE 14.17: Surprise Attack in a land hex
     a_drm = cap(sum(a_parts.values()))
     d_drm = cap(sum(d_parts.values()))
 
@@ -230,6 +235,8 @@ def resolve_ground(state: State, b: Board, c: Combat, att_value: dict[str, Any],
                    "result": result, "isolated": iso})
     _apply_result(state, b, c, crt()["results"][result], attackers, dfn, att_hexes, att_commit, events)
     _advance(state, b, c, prim, dfn, events)
+    if by_sea:
+        landing.after_assault(state, b, c, by_sea, events)
 
 
 def _air_support(state: State, b: Board, c: Combat, a_uid: str | None, d_uid: str | None, w: str,
@@ -349,6 +356,8 @@ def _retreat(state: State, b: Board, dfn: Unit, att_hexes: list[str], c: Combat,
     if dfn["fort"] and (wanted == "stay" or (wanted is None and not dfn["reduced"])):
         # USE 15.12: a defender under a fort may take a strength loss instead of retreating.
         step_loss(state, dfn, events, cause="combat", b=b)
+        return
+    if landing.evacuate_on_retreat(state, b, dfn, events):  # USE 14.8: the UK leaves by sea instead
         return
     options = retreat_hexes(state, b, dfn, att_hexes)
     if not options:

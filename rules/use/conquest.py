@@ -146,3 +146,59 @@ def _create_vichy(state: State, events: Events) -> None:
                     events.append({"kind": "control", "hex": h, "from": state["control"].get(h), "to": new,
                                    "why": f"{code} created (16.0)"})
                     state["control"][h] = new
+
+
+BALTIC = ("EST", "LAT", "LIT")  # USE 2.2: the Baltic States, Disputed Areas of the USSR
+
+
+def area_seized(state: State, events: Events) -> None:
+    """USE 14.2 Area Seized, drawn from the Diplomacy Cup (diplomacy.resolve_drawn).
+    DECISIONS (the seed gives one line): an eligible Disputed Area of the USSR (17.0: Eastern
+    Poland) is one on the map, not yet ceded, whose country is not an active country (neutral,
+    or conquered): it is ceded to the USSR (2.2). The Baltic States still neutral are removed:
+    conquered by the Soviet faction (their counters removed, their cities Soviet). "Shifts
+    neutral alignment to Pro-Axis": every neutral country next to a seized area or a removed
+    Baltic State gets a Pro-Axis marker (placed or flipped), while the Axis has fewer than 8."""
+    ussr = state["countries"].get("USSR")
+    if ussr is None or ussr["status"] != "active":
+        return
+    b = board(state)
+    seized: list[str] = []
+    for area, (owner, to) in sorted(DISPUTED.items()):
+        c = state["countries"].get(owner)
+        if (to != "USSR" or area in state.get("ceded", []) or area not in set(b.area.values())
+                or (c is not None and c["status"] == "active")):
+            continue
+        cede(state, area, "USSR", events)
+        seized.append(area)
+    removed = [code for code in BALTIC if code in state["countries"]
+               and state["countries"][code]["status"] == "neutral"]
+    for code in removed:
+        _remove_baltic(state, code, events)
+    nb = board(state)
+    near = {n for h in nb.terrain if nb.area.get(h) in seized or nb.country.get(h) in removed
+            for n in nb.neighbours(h)}
+    for code in sorted({nb.country.get(n) or "" for n in near} - {"", *removed}):
+        c = state["countries"].get(code)
+        placed = sum(1 for x in state["countries"].values() if x.get("pro") == "axis")
+        if c is None or c["status"] != "neutral" or c.get("pro") == "axis" or placed >= MAX_PRO:
+            continue
+        old = c.get("pro")
+        c["pro"] = "axis"
+        events.append({"kind": "pro-marker", "country": code, "faction": "axis", "was": old})
+
+
+def _remove_baltic(state: State, code: str, events: Events) -> None:
+    c = state["countries"][code]
+    c["status"] = "conquered"
+    c["conquered_by"] = "soviet"
+    for u in state["units"].values():
+        if u["country"] == code:
+            u["hex"], u["box"] = None, "removed"
+    events.append({"kind": "conquered", "country": code, "by": "soviet"})
+    b = board(state)
+    for h in sorted(b.cities):
+        if b.cities[h].country == code and state["control"].get(h) != "soviet":
+            events.append({"kind": "control", "hex": h, "from": state["control"].get(h), "to": "soviet",
+                           "why": "Area Seized (14.2)"})
+            state["control"][h] = "soviet"

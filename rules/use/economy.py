@@ -62,13 +62,24 @@ def lend_lease(state: State, events: Events) -> None:
             c["extra"] = new
 
 
+UNLIMITED = "USA"  # USE 9.0: the USA does not track production (unlimited)
+
+
+def unlimited(code: str) -> bool:
+    return code == UNLIMITED
+
+
 def production(state: State, b: Board, events: Events) -> None:
     """USE 9.1: PP = Factory Count x Production Multiplier, capped at 59 (9.0). The USSR does not
-    multiply while the Moscow Treaty is in effect."""
+    multiply while the Moscow Treaty is in effect. The USA's production is not tracked (9.0):
+    it pays for nothing (``_check_pay``), so it gets no Prod marker here."""
     lend_lease(state, events)
+    from .policies import economic_reforms
+
+    economic_reforms(state, int(authored()["west_invaded"]["lend_lease_per_turn"]), EXTRA_MAX, events)
     for code in sorted(state["countries"]):
         c = state["countries"][code]
-        if c["status"] != "active" or c["faction"] is None:
+        if c["status"] != "active" or c["faction"] is None or unlimited(code):
             continue
         mult = 1 if (code == "USSR" and "moscow-treaty" in state["policies"]) else c["mult"]
         c["pp"] = min(PP_CAP, factory_count(state, b, code) * mult)
@@ -76,13 +87,16 @@ def production(state: State, b: Board, events: Events) -> None:
 
 
 def _check_pay(state: State, order: Order, code: str, cost: int, rule: str) -> None:
+    if unlimited(code):
+        return
     c = state["countries"][code]
     if cost > c["pp"]:
         illegal(order, f"that costs {cost} PP; {code} has {c['pp']}", rule)
 
 
 def _pay(state: State, code: str, cost: int) -> None:
-    state["countries"][code]["pp"] -= cost
+    if not unlimited(code):
+        state["countries"][code]["pp"] -= cost
 
 
 def _unit(state: State, order: Order, uid: str, faction: str, rule: str) -> Unit:
@@ -96,7 +110,8 @@ def _unit(state: State, order: Order, uid: str, faction: str, rule: str) -> Unit
 
 def has_choice(state: State, b: Board, phase: str, faction: str) -> bool:
     mine = [u for u in state["units"].values() if faction_of(state, u) == faction]
-    rich = any(c["pp"] > 0 for c in state["countries"].values() if c["faction"] == faction)
+    rich = any(c["pp"] > 0 or (unlimited(code) and c["status"] == "active")
+               for code, c in state["countries"].items() if c["faction"] == faction)
     if phase == "replacements":
         return rich and any(in_play(u) and u["supply"] == "full" and not u["sm"]
                             and ((is_ground(u) and u["reduced"] and u["kind"] != "garrison") or u["sorties"] > 0)

@@ -11,7 +11,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from .diplowords import SENTENCES as DIPLO_SENTENCES
+from .seawords import SENTENCES as SEA_SENTENCES
+
 Event = dict[str, Any]
+
 
 SOURCES = {"uss": "an Unlimited Supply Source", "lss": "a Limited Supply Source"}  # USE 7.3
 SIDE_NAMES = {"axis": "Axis", "western": "Western", "soviet": "Soviet", "neutral": "neutral"}
@@ -138,6 +142,8 @@ def _marker_return(e: Event) -> str:
     g = e.get
     back = g("back")
     when = "removed from the game" if back == "removed" else f"back on turn {_t(back)}"
+    if g("die") is None:  # Jets, Tanks: placed on the next turn (3.1, 14.7, 14.18)
+        return f"{_side(g('faction'))} {_t(g('marker'))} marker: {when} [USE 3.1]"
     return f"{_side(g('faction'))} {_t(g('marker'))} marker: return die {_t(g('die'))}, {when} [USE 6.1]"
 
 
@@ -202,7 +208,7 @@ def _conditional_unit(e: Event) -> str:
 
 SENTENCES: dict[str, Callable[[Event], str]] = {
     "weather": lambda e: (f"Weather in the {_t(e.get('zone'))} zone: {_t(e.get('weather'))} "
-                          f"(die {_t(e.get('die'))}) [USE 11.0]"),
+                          f"({_t(e.get('why')) if e.get('why') else 'die ' + _t(e.get('die'))}) [USE 11.0]"),
     "declare-war": _declare_war,
     "move": lambda e: (f"{_t(e.get('unit'))} moves {_t(e.get('from'))} → {_t(e.get('to'))} "
                        f"({_t(e.get('mp_left'))} MP left)"),
@@ -269,6 +275,11 @@ SENTENCES: dict[str, Callable[[Event], str]] = {
     "airdrop-city": lambda e: (f"{_side(e.get('faction'))} Airdrop on the city at {_t(e.get('hex'))}: "
                                f"die {_t(e.get('die'))} [USE 6.1.1]"),
     "partisans": lambda e: f"{_side(e.get('faction'))} Partisans at {_t(e.get('hex'))}",
+    "marker-ready": lambda e: (f"{_side(e.get('faction'))} readies its {_t(e.get('marker'))} marker "
+                               "for its next combat [USE 14.0]"),
+    "marker-played": lambda e: (f"{_side(e.get('faction'))} plays its {_t(e.get('marker'))} marker "
+                                f"({_t(e.get('where'))}) [USE 14.0]"),
+    "guards-delayed": lambda e: f"{_t(e.get('unit'))} (Guards) is delayed to turn {_t(e.get('turn'))} [USE 13.2]",
     "marker-return": _marker_return,
     "marker-back": lambda e: f"{_side(e.get('faction'))} {_t(e.get('marker'))} marker is available again [USE 6.1]",
     "repatriated": lambda e: (f"{_t(e.get('unit'))} returns home to defend {_t(e.get('country'))}: "
@@ -283,6 +294,8 @@ SENTENCES: dict[str, Callable[[Event], str]] = {
     "phase-skipped": lambda e: f"({_side(e.get('faction'))} {_t(e.get('phase'))} phase: nothing to do)",
     "turn": lambda e: f"=== Turn {_t(e.get('turn'))}: {_t(e.get('date'))} ===",
     "game-over": lambda e: f"Game over: {_t(e.get('result'))}",
+    **SEA_SENTENCES,  # rules/use/seawords.py
+    **DIPLO_SENTENCES,  # rules/use/diplowords.py
 }
 
 

@@ -1,14 +1,18 @@
 """Airdrop and Partisans actions (USE 6.1, 14.1, 14.10): markers placed in a hex for one
 Actions Sub-Phase that give a defending enemy unit there -2 (applied in combat.py).
 
-Event markers are tracked per faction in ``state['events_markers'][faction][name]`` as
-"available", a turn number (back on the Turn Track that turn, 1.6) or "removed".
+Event markers are tracked per faction in ``state['event_markers'][faction][name]`` as
+"available", "ready" (played, waiting for a combat: eventplay.py), "placed" (in use this
+Actions Sub-Phase), a turn number (back on the Turn Track that turn, 1.6) or "removed".
+USE 3.1's return symbols: a die roll of turns (every marker here but Airdrop, which is removed
+on a 6 (14.1), and Jets and Tanks, back the next turn).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from .eventplay import NEXT_TURN, PLAYABLE
 from .geo import Board
 from .refusals import illegal
 from .state import State, enemies, faction_of, hex_of, is_air, is_ground, on_map, units_at
@@ -95,7 +99,14 @@ def end_of_actions(state: State, faction: str, ctx: Any, events: Events) -> None
         placed = [h for h, f in state["markers"][name].items() if f == faction]
         for h in placed:
             del state["markers"][name][h]
-        if pool.get(name) != "placed":
+    # Every marker of theirs used since (eventplay: played in a combat) comes off with them, in name
+    # order; other helpers' markers (naval, Surprise Attack) keep their own return rules.
+    for name in sorted(n for n, v in pool.items() if v == "placed" and (n in PLAYABLE or n == "airdrop")):
+        if name in NEXT_TURN:
+            # 14.7 / 14.18 (3.1's fixed delay): "placed on next turn", no die.
+            pool[name] = state["turn"] + 1
+            events.append({"kind": "marker-return", "marker": name, "faction": faction, "die": None,
+                           "back": pool[name]})
             continue
         if strict(ctx):
             # Strict dice: the Axis rolls it first thing next turn (sequence.roll_turn_start).

@@ -11,7 +11,7 @@ from pbem.kit.orders import rollback
 from pbem.kit.sequence import phase_name
 from pbem.rulesapi import Action, Outcome, Pending, RulesModule, Scenario
 
-from . import actions, activation, geo, orders, sequence, strictdice, verbs
+from . import actions, activation, geo, orders, seating, sequence, strictdice, verbs
 from .refusals import illegal
 from .state import State, clone
 from .verbs import TABLE, Turn
@@ -61,14 +61,19 @@ class UseRules(RulesModule):
     def scenarios(self) -> list[str]:
         from . import scenario as scen
 
-        return list(scen.list_scenarios())
+        return list(scen.list_scenarios()) + sorted(seating.variants())
 
     def load_scenario(self, name: str) -> Scenario:
         from . import scenario as scen
 
-        sc = scen.load_scenario(name)
+        base, sides = seating.resolve(name)  # a seating variant: one seat, several factions (§6a)
+        sc = scen.load_scenario(base)
         seats = tuple(f.lower() for f, spec in sorted(sc.factions.items(), key=lambda kv: kv[1].order)
                       if spec.played)
+        if sides:
+            held = seating.seats_for(seats, sides)
+            return Scenario(rules=self.name, name=name, title=f"{sc.title} ({len(held)} players)", digest=sc.hash,
+                            seats=held, data=sc, sides=sides)
         return Scenario(rules=self.name, name=sc.name, title=sc.title, digest=sc.hash, seats=seats, data=sc)
 
     def warm(self) -> None:
@@ -93,13 +98,15 @@ class UseRules(RulesModule):
                                     "or =sealed (the air unit sealed with the Will choice: fewer emails)")
         if mode == "sealed":
             public["will_commit_air"] = mode  # absent: as written, so older states read the same
+        if scenario.sides:  # absent when every faction is a seat, so other states read the same
+            public["seats"] = {s: list(f) for s, f in scenario.sides.items()}
         return public, {s: None for s in seats}
 
     def initial_reservations(self, public: Any) -> dict[str, int]:
         """Strict dice: the Axis's first file rolls the Weather (11.0), reserved at genesis."""
         if public.get("over") or public.get("phase") != "weather":
             return {}
-        return {"axis": sequence.turn_start_dice(public)}
+        return {seating.seat_of(public, "axis"): sequence.turn_start_dice(public)}
 
     # --- flow ----------------------------------------------------------------
     def pending(self, public: Any) -> Pending | None:
@@ -108,8 +115,8 @@ class UseRules(RulesModule):
             return None
         faction, kind, wanted = p
         options: tuple[str, ...] = ("yes", "no") if kind == "will-commit" else ()
-        return Pending(seat=faction, phase=sequence.phase_label(public), wanted=wanted, kind=kind,
-                       options=options, turn=int(public["turn"]))
+        return Pending(seat=seating.seat_of(public, faction), phase=sequence.phase_label(public), wanted=wanted,
+                       kind=kind, options=options, turn=int(public["turn"]))
 
     def result(self, public: Any) -> str | None:
         r: str | None = public.get("over")
@@ -133,7 +140,7 @@ class UseRules(RulesModule):
     def apply(self, public: Any, private: dict[str, Any], seat: str, parsed: Any, ctx: Any) -> Outcome:
         s = clone(public)
         events: Events = []
-        run_file(s, seat, parsed["orders"], ctx, events, None)
+        run_file(s, seating.acting(public, seat), parsed["orders"], ctx, events, None)
         for e in events:
             kind = e.pop("kind")
             ctx.event(kind, **e)
@@ -150,7 +157,8 @@ class UseRules(RulesModule):
         errors: list[OrderError] = []
         s = clone(public)
         try:
-            run_file(s, seat, parsed, ctx if ctx is not None else ScriptedContext(seat, seq=0), [], errors)
+            run_file(s, seating.acting(public, seat), parsed, ctx if ctx is not None else ScriptedContext(seat, seq=0),
+                     [], errors)
         except OrderError as e:
             errors.append(e)
         return errors
@@ -158,10 +166,10 @@ class UseRules(RulesModule):
     def order_template(self, public: Any, private: Any, seat: str) -> str:
         from .template import template
 
-        return template(public, seat)
+        return template(public, seating.acting(public, seat))
 
     def legal_actions(self, public: Any, private: Any, seat: str) -> list[Action]:
-        return verbs.legal_actions(public, seat)
+        return verbs.legal_actions(public, seating.acting(public, seat))
 
     def summary_view(self, public: Any, private: Any | None, seat: str | None) -> dict[str, Any]:
         from .view import summary_view
@@ -188,20 +196,21 @@ class UseRules(RulesModule):
                                   ("def_die", event.get("def_side") or _unit_faction(public, event.get("defender")))):
                 die = event.get(die_key)
                 if isinstance(die, int) and not isinstance(die, bool):
-                    out.append((str(seat or author), 6, die))
+                    out.append((seating.seat_of(public, str(seat or author)), 6, die))
             return out
         die = event.get("die")
         if not isinstance(die, int) or isinstance(die, bool):
             return []
         if kind == "weather":
-            return [("axis", 6, die)]
+            return [(seating.seat_of(public, "axis"), 6, die)]
         seat = event.get("faction") or event.get("by") or author
-        return [(str(seat), 6, die)]
+        return [(seating.seat_of(public, str(seat)), 6, die)]
 
     def demo_script(self, scenario: str) -> str | None:
         from .scenario import scenario_dir
 
-        path = scenario_dir(scenario) / "demo" / "orders.txt"
+        base, sides = seating.resolve(scenario)  # a seating variant plays demo/<variant>.txt
+        path = scenario_dir(base) / "demo" / (f"{scenario}.txt" if sides else "orders.txt")
         return path.read_text(encoding="utf-8") if path.is_file() else None
 
     # --- rules cases ---------------------------------------------------------
@@ -329,6 +338,8 @@ def _check_turn(t: Turn, o: Order) -> None:
         return
     if p[1] == "will-commit" and p[0] == seat:
         illegal(o, "answer the pending Will Commit first ('will-commit HEX yes|no')", "5.1")
+    if p[1] == "political" and p[0] == seat and verb != "political":
+        illegal(o, f"first {p[2]}", "10.2")
     if t.resolving and verb != "resolve":
         illegal(o, "after 'resolve' orders only further 'resolve' orders may follow in this file", "5.3.3",
                 "the Assaults resolve when the defenders have answered; continue in your next file")

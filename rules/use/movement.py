@@ -93,6 +93,9 @@ def enter_hex(state: State, b: Board, unit: Unit, h: str, events: Events) -> Non
 
         capture_city(state, b, h, faction, events)
     _west_invaded(state, b, unit, h, events)
+    from .conditional import on_enter
+
+    on_enter(state, b, unit, h, events)  # USE 13.3, 13.4, 13.6, 13.7
     code = b.country.get(h)
     if code is not None:
         from .will import check_conquest

@@ -160,8 +160,9 @@ def _enter_port(state: State, b: Board, order: Order, unit: Unit, faction: str, 
     """The move ends in port ``dest``: the MP of entering its Sea Zone; ``route`` extended; the
     port must be friendly and take every unit moving in (3.3, 10.3.4-5)."""
     spent = 0
-    city = b.city(dest) if b.on_map(dest) else None
-    if city is None or not city.port or state["control"].get(dest) != faction:
+    from .seamarks import friendly_port
+
+    if not friendly_port(state, b, dest, faction):  # a port city it controls, or its Mulberry (15.16)
         illegal(order, f"{dest} is not a friendly port", "4.2.4", "a naval move must end in a friendly port")
     zones = b.zones_of(dest)
     if not zones & here:

@@ -310,7 +310,7 @@ def public_projection(orders: list[Order]) -> list[Order]:
     out = []
     for o in orders:
         p = dict(o)
-        if p["verb"] in ("attack", "resolve", "air-strike"):
+        if p["verb"] in ("attack", "resolve", "air-strike", "carrier-strike"):
             for k in SECRET_FIELDS:
                 p[k] = None
             p["sealed"] = True

@@ -62,6 +62,10 @@ def entry_ban(state: State, b: Board, unit: Unit, h: str, purpose: str,
             return "10.3.4", f"Appeasement: Western units cannot enter enemy country {code}"
     if policy(state, "moscow-treaty") and faction == "axis" and code == "USSR" and status == "active":
         return "10.3.6", "Moscow Treaty: Axis units cannot enter active USSR"
+    if policy(state, "moscow-treaty") and unit["country"] == "USSR" and code != "USSR":
+        # DECISION: "cannot leave active USSR" binds USSR counters (Map Boxes have no country:
+        # the Central Russia box stays open); supply lines are not units and may cross.
+        return "10.3.6", f"Moscow Treaty: USSR units cannot leave the USSR (hex {h} is in {code})"
     if policy(state, "cooperation-limits") and not (purpose == "strategic" and not final):
         home = unit["country"]
         if faction == "soviet" and code in ("FRA", "UK"):
@@ -109,6 +113,11 @@ def end_ban(state: State, b: Board, unit: Unit, where: str) -> tuple[str, str] |
     """
     if where in b.land_boxes or where in b.sea_boxes:
         return None
+    from .war import italy_overseas_full
+
+    if b.country.get(where) is not None and not b.mainland(where) and italy_overseas_full(state, b, unit):
+        return "13.1", (f"Italy may have at most 3 field ground units in Overseas Areas; {where} is "
+                        f"Overseas and 3 are there already")
     faction = faction_of(state, unit)
     for name, confined, rule in _CONFINED:
         if policy(state, name) and faction == confined and b.country.get(where) != unit["country"]:

@@ -65,8 +65,10 @@ SOURCE_BOXES = {"UK": frozenset({"ENA", "WIO"}), "USA": frozenset({"ENA"})}
 
 
 def _friendly_port(state: State, b: Board, h: str, faction: str) -> bool:
-    c = b.city(h)
-    return c is not None and c.port and state["control"].get(h) == faction
+    """A port city ``faction`` controls, or its Mulberry (15.16)."""
+    from .seamarks import friendly_port
+
+    return friendly_port(state, b, h, faction)
 
 
 def carriers_at(state: State, b: Board, unit: Unit, port: str) -> list[Unit]:
@@ -230,7 +232,7 @@ def intercept(state: State, b: Board, carrier: Unit, path: list[str], used: set[
             escorts = stack_escorts(state, carrier) if escorts_in is None else escorts_in(zone)
             beaten_all = True
             for esc in escorts:
-                if air_duel(state, b, att, esc, carrier["hex"], roll, events, weather=weather) != "att":
+                if air_duel(state, b, att, esc, carrier["hex"], roll, events, weather=weather, zone=zone) != "att":
                     beaten_all = False
                     break
                 if att["sorties"] >= 6:
@@ -238,7 +240,7 @@ def intercept(state: State, b: Board, carrier: Unit, path: list[str], used: set[
                     break
             if not beaten_all:
                 continue
-            if air_duel(state, b, att, carrier, carrier["hex"], roll, events, weather=weather) == "att":
+            if air_duel(state, b, att, carrier, carrier["hex"], roll, events, weather=weather, zone=zone) == "att":
                 events.append({"kind": "interdicted", "unit": carrier["id"], "zone": zone, "by": att["id"]})
                 return zone
     return None

@@ -19,7 +19,7 @@ from typing import Any
 
 from pbem.kit.sequence import Sequence
 
-from . import economy, homedef, markers, strictdice, supply
+from . import diplomacy, economy, homedef, markers, policies, strictdice, supply, tracking
 from .geo import Board, weather_table
 from .state import State, Unit, date_add, faction_of, hex_of, on_map
 
@@ -60,6 +60,9 @@ def pending(state: State) -> tuple[str, str, str] | None:
     for d in state.get("due", []):
         return (d["roller"], "resolve",
                 f"send a file to finish your '{d['order']['verb']}' order with its dice (strict dice)")
+    owed = diplomacy.pending(state)  # USE 10.2: a drawn marker's choice comes before anything else
+    if owed is not None:
+        return owed
     for c in state["combats"]:
         if c["status"] == "await-defender":
             return (c["defender"], "will-commit",
@@ -97,17 +100,21 @@ def has_choice(state: State, b: Board, phase: str, faction: str) -> bool:
     if phase in ("replacements", "upgrade", "mobilization"):
         return economy.has_choice(state, b, phase, faction)
     if phase == "diplomacy":
-        return False  # DECISION: no Diplomacy Cup contents are printed (rules-gaps 11): nothing to do
+        return diplomacy.has_choice(state, faction)  # 10.2 (France 1940 has no cup: rules-gaps 11)
     return True
 
 
 def run_auto(state: State, b: Board, phase: str, faction: str | None, events: Events, ctx: Any) -> None:
     """Work of a step that needs no player (done on entering it)."""
     if phase == "economy":
+        tracking.urals(state, events)  # USE 15.28
         economy.production(state, b, events)
     elif phase == "supply-check" and faction:
         supply.supply_check(state, b, faction, events, ctx)
         markers.end_of_actions(state, faction, ctx, events)
+        from .navalevents import end_of_actions as sea_end
+
+        sea_end(state, faction, ctx, events)  # USE 1.2.1 / 14.17 / 14.8
         state["assaults"] = {h: a for h, a in state["assaults"].items() if a["faction"] != faction}
     elif phase == "no-supply":
         supply.no_supply_phase(state, events, b)
@@ -183,6 +190,9 @@ def settle(state: State, b: Board, seat: str, events: Events, ctx: Any) -> None:
     from .will import check_conquests
 
     check_conquests(state, b, events)
+    from .conditional import after_order
+
+    after_order(state, b, events)  # USE 13.5, 13.6, 13.7
     p = pending(state)
     if (p is not None and p[:2] == (seat, "orders") and state["phase"] in ("declare-war", "strategic-move")
             and state["active"] == seat and not has_choice(state, b, state["phase"], seat)):
@@ -206,6 +216,8 @@ def roll_turn_start(state: State, b: Board, ctx: Any, events: Events) -> None:
     for t in state.pop("turn_dice", []):
         if t["kind"] == "strategic":
             strategic_combat(state, t["code"], t["defender"], ctx, events, drm=int(t["drm"]))
+        elif t["kind"] in policies.TURN_DICE:
+            policies.roll(state, t, ctx, events)  # 15.14 / 15.21
         else:
             markers.return_marker(state, t["faction"], t["marker"], int(t["turn"]), ctx, events)
     roll_weather(state, b, ctx, events)
@@ -220,6 +232,7 @@ def roll_weather(state: State, b: Board, ctx: Any, events: Events) -> None:
         state["weather"][zone] = table.result(zone, month, die)
         events.append({"kind": "weather", "zone": zone, "die": die, "weather": state["weather"][zone]})
     state["weather"]["desert"] = "fair"
+    tracking.russian_winter(state, events)  # USE 15.23
 
 
 def end_of_turn(state: State, events: Events, b: Board | None = None) -> None:
@@ -239,6 +252,8 @@ def end_of_turn(state: State, events: Events, b: Board | None = None) -> None:
     state["date"] = date_add(state["date"], 1)
     events.append({"kind": "turn", "turn": state["turn"], "date": state["date"]})
     markers.turn_track(state, events)
+    policies.turn_track(state, events)
+    tracking.turn_track(state, b, events)  # USE 15.2, 15.23, 15.29
     if b is not None:
         arrivals(state, b, events)
 

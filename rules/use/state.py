@@ -230,6 +230,8 @@ class State(TypedDict):
     turn_dice: NotRequired[list[TurnDie]]
     due: NotRequired[list[Due]]  # orders waiting for their dice (strict dice, module.run_order)
     will_commit_air: NotRequired[str]  # game option "sealed" (actions.AIR_OPTION); absent: as written
+    seats: NotRequired[dict[str, list[str]]]  # seat -> its factions, where one holds several (seating.py)
+    sea: NotRequired[dict[str, Any]]  # Surprise Attack/Mulberry markers at sea (amphib.py); absent: none
 
 FACTIONS = ("axis", "western", "soviet")  # USE 1.2 faction order
 

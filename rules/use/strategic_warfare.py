@@ -21,9 +21,17 @@ DECISIONS:
   down but never below 1, so a marker at 0 or 1 stays where it is. The clamp never lifts a
   marker by itself (that would cost the UK a factory no die took), and a marker at 0 is still
   "on the track" (13.8 placed it), so step 2 is fought from the turn after West Invaded.
-* The text lists Germany's Fac Lost marker among those results move, but every step has the
-  Axis attacking an Allied faction; with no step against Germany its marker is not moved here.
 * No Will Commit (5.1's procedure is for combats between units) and no Sorties: no unit fights.
+* Germany's Fac Lost marker (9.1 counts it, 9.2 names it among those results move): it moves
+  only when a scenario has put it on the track (``fac-lost GER N``). Then an Allied win moves
+  Germany's marker up one (German factories lost to the Allied campaign the Bombed markers
+  feed) instead of moving the defender's down; without it an Allied win moves the defender's
+  marker down (France 1940 never places it, so its games read as before).
+* Event markers (14.10, 14.13, 14.19; eventplay.strategic): ready Rockets halve the defender's
+  total, the defender's ready Partisans and (vs the Western faction) ULTRA halve the Axis
+  total, rounding up as 5.1 halves; a total is halved once at most, and never below 1.
+* Bombed markers (15.4) are only ever placed on German factory cities (airops.check_bombing_run)
+  and all come off in step 3 whether or not a combat was fought.
 """
 
 from __future__ import annotations
@@ -65,6 +73,11 @@ def bombed_drm(state: State, tab: dict[str, Any]) -> int:
     return n * int(tab["bombed_drm"])
 
 
+def _total(v: int, halve: bool) -> int:
+    """A strategic combat total, halved (round up, never below 1) when a marker says so."""
+    return max(1, -(-v // 2)) if halve else v
+
+
 def move_fac_lost(value: int, step: int) -> int:
     """The Fac Lost marker after a result of ``step`` (see the clamp DECISION above)."""
     if step > 0:
@@ -81,13 +94,18 @@ def strategic_combat(state: State, code: str, defender: str, ctx: Any, events: E
     def_die = ctx.roll(6, f"strategic combat vs {defender} ({defender.title()})")[0]
     if drm is None:
         drm = bombed_drm(state, tab)
-    att_final, def_final = att_die + drm, def_die
+    from .eventplay import strategic
+
+    halve_axis, halve_def = strategic(state, defender, events)
+    att_final, def_final = _total(att_die + drm, halve_axis), _total(def_die, halve_def)
     if att_final > def_final:
         step, winner = int(tab["attacker_wins"]), "axis"
     elif att_final < def_final:
         step, winner = int(tab["defender_wins"]), defender
     else:
         step, winner = int(tab["tie"]), None
+    if winner == defender and "GER" in state["fac_lost"]:
+        code, step = "GER", -step  # see the DECISION on Germany's marker
     before = int(state["fac_lost"][code])
     after = move_fac_lost(before, step)
     state["fac_lost"][code] = after

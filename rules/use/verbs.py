@@ -15,7 +15,7 @@ from typing import Any
 from pbem.kit.orders import Verb, VerbTable
 from pbem.rulesapi import Action
 
-from . import actions, airops, economy, legal, markers, orders, sequence, supply, war
+from . import actions, airops, diplomacy, economy, eventplay, legal, markers, navalevents, orders, sequence, supply, war
 from .activation import end_activation
 from .geo import Board
 from .orders import UseLine
@@ -183,11 +183,22 @@ TABLE: VerbTable[Turn, UseLine] = VerbTable(RULEBOOK, [
       lambda t, o: markers.check_airdrop(t.s, t.b, o, t.seat), ACTIONS),
     V("partisans", orders.parse_target, _settled(_partisans),
       lambda t, o: markers.check_partisans(t.s, t.b, o, t.seat), ACTIONS),
+    V("play", eventplay.parse_play, lambda t, o: eventplay.play(t.s, o, t.seat, t.events),
+      lambda t, o: eventplay.check_play(t.s, o, t.seat), ACTIONS, offer=eventplay.offer),
     V("disband", orders.parse_unit, _settled(lambda t, o: supply.disband(t.s, t.b, o, t.seat, t.events)),
       lambda t, o: supply.check_disband(t.s, t.b, o, t.seat), ACTIONS),
+    V("diplomacy", diplomacy.parse,
+      _settled(lambda t, o: diplomacy.run(t.s, t.b, o, t.seat, t.ctx, t.events)),
+      lambda t, o: diplomacy.check(t.s, o, t.seat), ("diplomacy",),
+      "diplomacy draw COUNTRY | diplomacy return MARKER COUNTRY   # USE 10.2: COUNTRY pays 5 PP",
+      offer=diplomacy.offer_diplomacy),
+    V("political", diplomacy.parse_political,
+      _settled(lambda t, o: diplomacy.political(t.s, t.b, o, t.seat, t.ctx, t.events)),
+      lambda t, o: diplomacy.check_political(t.s, t.b, o, t.seat), offer=diplomacy.offer_political),
     V("bomb", orders.parse_unit_target,
       _settled(lambda t, o: airops.bombing_run(t.s, t.b, o, t.seat, t.ctx, t.events)),
       lambda t, o: airops.check_bombing_run(t.s, t.b, o, t.seat), ACTIONS),
+    *navalevents.verbs(V, _settled, ACTIONS),  # USE 6.3.2, 6.4.5, 14.8, 14.17
 ])
 VERBS = TABLE.names
 
@@ -204,5 +215,7 @@ def legal_actions(s: State, seat: str) -> list[Action]:
         return []  # a file from any other seat is refused (run_file)
     if p[1] == "will-commit":
         return legal.will_commit(s, seat)
+    if p[1] == "political":  # USE 10.2: a drawn marker's choice comes first
+        return diplomacy.offer_political(s, seat)
     # "resolve" (strict dice): the waiting orders finish first in the file, then the phase goes on.
     return TABLE.offers(s, seat, "declare-war" if s["phase"] == "weather" else s["phase"])

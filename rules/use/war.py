@@ -7,7 +7,7 @@ from typing import Any
 
 from .geo import Board
 from .refusals import illegal
-from .state import FACTIONS, Country, State, Victory, is_air, stack_class, units_at
+from .state import FACTIONS, Country, State, Unit, Victory, is_air, stack_class, units_at
 from .tables import authored
 
 Events = list[dict[str, Any]]
@@ -81,12 +81,76 @@ def declare_war(state: State, b: Board, order: Order, faction: str, ctx: Any, ev
         events.append({"kind": "declare-war", "by": faction, "on": target, "ends": policy})
         return
     c = state["countries"][target]
+    from .strictdice import need
+
+    need(ctx, activation_dice(state, c, target, faction))  # strict dice: all of them, at once
     joins, die = join_faction(state, c, faction, ctx)
     ev: dict[str, Any] = {"kind": "declare-war", "by": faction, "on": target, "joins": joins}
     if die is not None:
         ev["die"] = die  # 13.1: 1-3 Western, 4-6 Soviet
     events.append(ev)
     activate_country(state, b, target, joins, events)
+    special_activation(state, b, target, ctx, events)
+
+
+VICHY_GROUP = ("FNA", "SYR", "VIC")  # USE 13.1 Special Cases: French North Africa, Syria, Vichy
+ITALY_OVERSEAS_MAX = 3  # USE 13.1: Italy has at most 3 field ground units in Overseas Areas
+
+
+def activation_dice(state: State, c: Country, code: str, declarer: str) -> int:
+    """The dice a declaration of war on ``code`` may roll (13.1): the faction die, the Vichy die."""
+    pol = state["policies"]
+    n = 1 if code in VICHY_GROUP else 0
+    if declarer != "axis" or c.get("pro") in ("western", "soviet"):
+        return n
+    pact = "nazi-soviet-pact" in pol or "moscow-treaty" in pol
+    return n + (0 if pact != ("appeasement" in pol) else 1)
+
+
+def special_activation(state: State, b: Board, code: str, ctx: Any, events: Events) -> None:
+    """USE 13.1 Special Cases: French North Africa, Syria and Vichy roll a die on activation,
+    +1 per conquered Vichy country (DECISION: one of the three already conquered): 1-3 it sets up
+    normally, 4-6 it is conquered at once and its counters removed (13.2.2: no Pro-Faction
+    marker, Will or ceding follows: it was never fought over)."""
+    if code not in VICHY_GROUP:
+        return
+    from .strictdice import need
+
+    need(ctx, 1)
+    die: int = ctx.roll(6, f"{code} activation")[0]
+    cs = state["countries"]
+    drm = sum(1 for k in VICHY_GROUP if k != code and k in cs and cs[k]["status"] == "conquered")
+    c = state["countries"][code]
+    ev: dict[str, Any] = {"kind": "vichy-activation", "country": code, "die": die, "drm": drm,
+                          "joined": c["faction"]}
+    if die + drm <= 3:
+        ev["result"] = "sets up"
+        events.append(ev)
+        return
+    ev["result"] = "conquered"
+    events.append(ev)
+    c["status"] = "conquered"
+    c["conquered_by"] = None
+    for h, city in b.cities.items():
+        if city.country == code and state["control"].get(h) == c["faction"]:
+            state["control"][h] = "neutral"  # DECISION: nobody took it; its cities are nobody's
+    for u in state["units"].values():
+        if u["country"] == code and u["box"] != "removed":
+            u.update({"hex": None, "box": "removed", "fort": False})
+
+
+def is_field_ground(u: Unit) -> bool:
+    return u["kind"] in ("infantry", "paratroop", "motorized", "tank")
+
+
+def italy_overseas_full(state: State, b: Board, unit: Unit) -> bool:
+    """USE 13.1: whether Italy already has 3 field ground units in Overseas Areas besides ``unit``."""
+    if unit["country"] != "ITA" or not is_field_ground(unit):
+        return False
+    n = sum(1 for u in state["units"].values()
+            if u["id"] != unit["id"] and u["country"] == "ITA" and is_field_ground(u) and u["box"] is None
+            and u["hex"] is not None and b.country.get(u["hex"]) is not None and not b.mainland(u["hex"]))
+    return n >= ITALY_OVERSEAS_MAX
 
 
 def join_faction(state: State, c: Country, declarer: str, ctx: Any) -> tuple[str, int | None]:
@@ -128,6 +192,8 @@ def activate_country(state: State, b: Board, code: str, faction: str, events: Ev
         if u["country"] != code or u["box"] != "inactive":
             continue
         setup = u.get("setup")
+        if setup and code == "ITA" and not b.mainland(setup) and italy_overseas_full(state, b, u):
+            setup = None  # 13.1: the fourth Italian field ground unit overseas waits off map
         if setup and not units_at(state, setup):
             u.update({"hex": setup, "box": None, "reduced": u["kind"] == "garrison", "sorties": 0,
                       "supply": "full"})
@@ -148,9 +214,12 @@ def west_invaded(state: State, b: Board, events: Events) -> None:
     * Lend Lease to the UK (15.13): the UK Extra Factories marker advances each Economy Phase.
     * UK Fac Lost (15.10): placed on the track (``fac_lost``), which makes the UK a target of
       Strategic Warfare step 2 (9.2, strategic.py) from the next Strategic Warfare Phase.
-    * Policy Evaluation (15.21): placed only to end Appeasement or the Pact; in France 1940
-      Appeasement is off and the Pact is fixed, so it is never placed (not modelled).
+    * Policy Evaluation (15.21): a marker for Appeasement in the next turn's box
+      (policies.place_evaluation); in France 1940 Appeasement is off, so none is placed.
     """
+    from .policies import place_evaluation
+
+    place_evaluation(state, "appeasement", events)
     tab = authored()["west_invaded"]
     fra = state["countries"].get("FRA")
     if fra is not None and fra["status"] == "active":

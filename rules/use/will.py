@@ -115,6 +115,10 @@ def collapse(state: State, b: Board, country: str, events: Events) -> None:
         c["will"] = (c["printed_will"] + 1) // 2
         events.append({"kind": "will", "country": country, "from": old, "to": c["will"],
                        "why": "collapse (13.2): half the printed value"})
+    if country == "USSR":
+        from .conditional import ussr_collapse  # USE 13.2 Major Power Special Collapse
+
+        ussr_collapse(state, b, events, change_will)
     check_conquest(state, b, country, events)
 
 
@@ -153,8 +157,15 @@ def conquest_due(state: State, b: Board, country: str) -> bool:
     c = state["countries"].get(country)
     if c is None or c["status"] != "active" or not c["collapses"]:
         return False
-    lost = any(enemies(state["control"].get(h), c["faction"]) for h in mainland_cities(state, b, country))
+    lost = any(enemies(state["control"].get(h), c["faction"]) for h in mainland_cities(state, b, country)
+               if not _occupied(b, country, h))
     return lost and _invader(state, b, country) is not None
+
+
+def _occupied(b: Board, country: str, h: str) -> bool:
+    """DECISION (13.2, 10.3.6): Occupied USSR is conquered land once the USSR has collapsed: it
+    counts for neither condition of the USSR's Conquest (conditional.ussr_collapse)."""
+    return country == "USSR" and b.area.get(h) == "occupied-ussr"
 
 
 def _invader(state: State, b: Board, country: str) -> Unit | None:
@@ -163,7 +174,7 @@ def _invader(state: State, b: Board, country: str) -> Unit | None:
         u: Unit = state["units"][uid]
         if (u["box"] is None and u["hex"] is not None and is_ground(u)
                 and b.country.get(u["hex"]) == country and b.mainland(u["hex"])
-                and enemies(faction_of(state, u), c["faction"])):
+                and not _occupied(b, country, u["hex"]) and enemies(faction_of(state, u), c["faction"])):
             return u
     return None
 

@@ -47,6 +47,17 @@ FIELDS: dict[str, tuple[set[str], set[str]]] = {
     "mobilize": ({"unit", "to"}, set()),
     "transfer": ({"from", "to", "pp"}, set()),
     "standing": ({"what", "value"}, set()),
+    "diplomacy": ({"action", "pay"}, {"marker"}),  # USE 10.2 (diplomacy.py)
+    "political": ({"choice"}, {"country"}),
+    "play": ({"marker"}, set()),  # USE 14.0 (eventplay.py)
+    "surprise": ({"target"}, set()),  # USE 14.17 (amphib.py)
+    "invade": ({"unit", "target", "carry"}, {"escort", "then", "mulberry", "commit"}),  # USE 6.3.2
+    "carrier-strike": ({"unit", "target", "commit", "air"}, {"at", "sealed"}),  # USE 6.4.5
+    "evacuate": ({"unit", "target"}, set()),  # USE 14.8 (navalevents.py)
+    "convoy-action": ({"target"}, set()),  # USE 14.3 (seaactions.py)
+    "surface-action": ({"target"}, set()),  # USE 14.16
+    "evacuate-on-retreat": (set(), set()),  # USE 14.8
+    "buy-back": ({"marker"}, {"country"}),  # USE 8.3
 }
 STANDING = ("will-commit", "retreat-toward", "skip", "home-defense", "intercept", "pro-marker")
 
@@ -80,7 +91,8 @@ def _bool(v: Any) -> bool:
     return isinstance(v, bool)
 
 
-_HEX_TARGET = {"attack", "assault", "resolve", "airdrop", "partisans", "bomb", "air-strike"}
+_HEX_TARGET = {"attack", "assault", "resolve", "airdrop", "partisans", "bomb", "air-strike", "invade",
+               "carrier-strike", "evacuate", "convoy-action", "surface-action"}
 _TYPES: dict[str, Any] = {
     "unit": _opt(_word), "path": lambda v: _words(v, _loc, empty=False), "carry": _word,
     "escort": lambda v: _words(v, empty=False), "mode": lambda v: v in ("mobile", "assault"),
@@ -88,6 +100,10 @@ _TYPES: dict[str, Any] = {
     "sealed": _bool, "retreat": _opt(lambda v: v == "stay" or _hex(v)), "at": _word, "new": _word,
     "from": _word, "pp": lambda v: type(v) is int and 1 <= v <= 10_000, "what": lambda v: v in STANDING,
     "value": lambda v: True,  # checked with its "what" (_value_ok)
+    "action": lambda v: v in ("draw", "return"), "pay": _word, "country": _word,
+    "choice": lambda v: v in ("pro", "activate", "remove", "none"),
+    "marker": _word,
+    "then": _hex, "mulberry": _bool,  # invade (6.3.2, 15.16)
 }
 
 
