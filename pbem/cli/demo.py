@@ -113,7 +113,8 @@ class Demo:
         m = re.search(r"YOUR MOVE: (.+)", text)
         if m:
             return seat, m.group(1).strip()
-        m = re.search(r"waiting for file \d+ from (\S+) \((.+?)\), their move", text)
+        # a seat playing several sides is named with them: "from western (western, soviet) (phase)"
+        m = re.search(r"waiting for file \d+ from (\S+)(?: \([^)]*\))? \((.+?)\), their move", text)
         return (m.group(1), m.group(2)) if m else None
 
     def newest_outbox(self, seat: str) -> Path:
@@ -200,6 +201,8 @@ def play(d: Demo, a: argparse.Namespace, out: Path, rules: rulesapi.RulesModule,
         print("  " + d.run(s, "verify", "--all").strip().replace("\n", "\n  ") + f"   [{s}]")
         print("  " + d.run(s, "status").strip().replace("\n", "\n  ") + f"   [{s}]")
     _end_by_agreement(d, seats, host, game_id)
+    for s in seats:  # after the reveals each home audits the whole game with every secret
+        print("  " + d.run(s, "verify", game_id).strip().replace("\n", "\n  ") + f"   [{s}]")
     _observe(d, out, host, game_id)
     print(f"files that travelled: {d.sent} in {out / 'files'}")
     print(f"summaries: {out / 'summaries'} (one per player per file; open them in a browser)")
@@ -239,6 +242,8 @@ def _open_game(d: Demo, a: argparse.Namespace, out: Path, seats: list[str], host
         invitation = sorted((d.home(s) / "data" / "invitations").glob("*.pbem"))[0]
         d.run(s, "game", "join", str(invitation), *expect, "--accept-options")
         j = d.carry(d.newest_outbox(s))
+        if s != seats[1]:  # earlier seats' joins wait in the mailbox until this seat has joined
+            d.run(s, "receive", "--maildir")
         _receive_all(d, seats, s)
         print(f"  {s} checked the fingerprints and joined: {j.name}")
     return proposal.name.split("-")[0]
