@@ -39,12 +39,14 @@ test: $(STAMP) sysdeps lint
 # Each game in its own folder: USE's France 1940 in demo-out/ (after file 10 the Western player
 # hands the seat, with its sealed Will Commit pending, to a substitute), then EuroFront's first SCW month
 # in demo-out/eurofront with the fog-of-war check over everything each home can read, then one
-# game-turn of War in Europe's 1945 scenario among three homes in demo-out/wie.
+# game-turn of War in Europe's 1945 scenario among three homes in demo-out/wie, and one of USE's
+# three-faction East and Mediterranean 1941 in demo-out/east-med-1941.
 demo: $(STAMP) sysdeps
 	$(PY) -m pbem.cli.demo --out demo-out --handover western@10
 	$(PY) -m pbem.cli.demo --rules eurofront --scenario scw-1936 --out demo-out/eurofront
 	$(PY) tools/eurofront_leaks.py demo-out/eurofront
 	$(PY) -m pbem.cli.demo --rules wie --scenario battle-for-germany-1945 --out demo-out/wie
+	$(PY) -m pbem.cli.demo --scenario east-med-1941 --out demo-out/east-med-1941
 
 bench: $(STAMP)
 	$(PY) bench/run.py

@@ -80,28 +80,36 @@ def start_duel(tmp: Path, scenario: str = "standard", seed: str = "", **options:
     return red, blue, d.con.game_id
 
 
+def start_game(players: dict[str, Player], rules: str, scenario: str, options: dict[str, Any] | None = None
+               ) -> bytes:
+    """The first seat of ``players`` hosts, every other seat joins, every join reaches every seat;
+    returns the game id."""
+    seats = list(players)
+    host = players[seats[0]]
+    data = genesis.make_proposal(host.session.ident, rules_name=rules, scenario=scenario, my_seat=seats[0],
+                                 cards={s: p.card for s, p in players.items()}, options=dict(options or {}),
+                                 rng=host.session.rng, now=1_700_000_000)
+    gid = game.create(host.session, data).con.game_id
+    joins = []
+    for s in seats[1:]:
+        game.receive(players[s].session, data)
+        jf, _ = game.join(players[s].session, data)
+        joins.append((s, jf.raw))
+    for s, p in players.items():
+        for q, raw in joins:
+            if q != s:
+                game.receive(p.session, raw)
+    return gid
+
+
 def start_trio(tmp: Path, scenario: str = "standard", seed: str = "", **options: object
                ) -> tuple[list[Player], bytes]:
     """a hosts, b and c join, every join reaches every seat; returns ([a, b, c], game id).
 
     Trio plays in the real default dice mode (strict) unless ``strict_dice`` is given.
     """
-    players = [make_player(tmp, s, seed) for s in ("a", "b", "c")]
-    host = players[0]
-    data = genesis.make_proposal(host.session.ident, rules_name="trio", scenario=scenario, my_seat="a",
-                                 cards={p.name: p.card for p in players}, options=dict(options),
-                                 rng=host.session.rng, now=1_700_000_000)
-    d = game.create(host.session, data)
-    joins = []
-    for p in players[1:]:
-        game.receive(p.session, data)
-        jf, _ = game.join(p.session, data)
-        joins.append((p, jf.raw))
-    for p in players:
-        for q, raw in joins:
-            if q is not p:
-                game.receive(p.session, raw)
-    return players, d.con.game_id
+    players = {s: make_player(tmp, s, seed) for s in ("a", "b", "c")}
+    return list(players.values()), start_game(players, "trio", scenario, dict(options))
 
 
 def start_france_1940(tmp: Path, options: dict[str, Any] | None = None, now: int = 1_700_000_000

@@ -8,13 +8,13 @@ import sys
 from pathlib import Path
 
 import pytest
-from helpers import Player, deliver, demo_turns, make_player
+from helpers import Player, deliver, demo_turns, make_player, start_game
 from pbem_rules.use.scenario import load_scenario
 
 from pbem import rulesapi
 from pbem.cli import demo
 from pbem.play import archive, audit, game
-from pbem.protocol import genesis, turnfile
+from pbem.protocol import turnfile
 from pbem.store import gamestore
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -25,23 +25,8 @@ NAME, TWO = "east-med-1941", "east-med-1941-2p"
 
 def _start(tmp: Path, scenario: str) -> tuple[dict[str, Player], bytes]:
     """The first seat hosts, every other seat joins, every join reaches every seat."""
-    seats = rulesapi.get("use").load_scenario(scenario).seats
-    players = {s: make_player(tmp, s) for s in seats}
-    host = players[seats[0]]
-    data = genesis.make_proposal(host.session.ident, rules_name="use", scenario=scenario, my_seat=seats[0],
-                                 cards={s: p.card for s, p in players.items()}, options={},
-                                 rng=host.session.rng, now=1_700_000_000)
-    gid = game.create(host.session, data).con.game_id
-    joins = []
-    for s in seats[1:]:
-        game.receive(players[s].session, data)
-        jf, _ = game.join(players[s].session, data)
-        joins.append((s, jf.raw))
-    for s, p in players.items():
-        for q, raw in joins:
-            if q != s:
-                game.receive(p.session, raw)
-    return players, gid
+    players = {s: make_player(tmp, s) for s in rulesapi.get("use").load_scenario(scenario).seats}
+    return players, start_game(players, "use", scenario)
 
 
 def _gs(p: Player, gid: bytes) -> gamestore.GameStore:

@@ -13,12 +13,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import Player, make_player
+from helpers import Player, make_player, start_game
 
 from pbem import rulesapi
 from pbem.errors import Equivocation
 from pbem.play import game, proof
-from pbem.protocol import genesis, turnfile
+from pbem.protocol import turnfile
 from pbem.store import gamestore, paths
 
 SEATS = ("axis", "allied", "soviet")
@@ -32,22 +32,7 @@ def _gs(p: Player, gid: bytes) -> gamestore.GameStore:
 def _start(tmp: Path) -> tuple[dict[str, Player], bytes]:
     assert "wie" in rulesapi.available(), "War in Europe registers through its entry point (setup.cfg)"
     players = {s: make_player(tmp, s) for s in SEATS}
-    data = genesis.make_proposal(players["axis"].session.ident, rules_name="wie",
-                                 scenario="battle-for-germany-1945", my_seat="axis",
-                                 cards={s: p.card for s, p in players.items()},
-                                 options={"strict_dice": True}, rng=players["axis"].session.rng,
-                                 now=1_700_000_000)
-    gid = game.create(players["axis"].session, data).con.game_id
-    joins = []
-    for s in SEATS[1:]:
-        game.receive(players[s].session, data)
-        jf, _ = game.join(players[s].session, data)
-        joins.append((s, jf.raw))
-    for s, p in players.items():
-        for t, raw in joins:
-            if t != s:
-                game.receive(p.session, raw)
-    return players, gid
+    return players, start_game(players, "wie", "battle-for-germany-1945", {"strict_dice": True})
 
 
 def _send(players: dict[str, Player], gid: bytes, seat: str, text: str) -> turnfile.SignedFile:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from .seawords import _side, _t
+from .words import _side, _t
 
 Event = dict[str, Any]
 

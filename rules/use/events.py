@@ -13,36 +13,12 @@ from typing import Any
 
 from .diplowords import SENTENCES as DIPLO_SENTENCES
 from .seawords import SENTENCES as SEA_SENTENCES
+from .words import _side, _t
 
 Event = dict[str, Any]
 
 
 SOURCES = {"uss": "an Unlimited Supply Source", "lss": "a Limited Supply Source"}  # USE 7.3
-SIDE_NAMES = {"axis": "Axis", "western": "Western", "soviet": "Soviet", "neutral": "neutral"}
-
-
-def _t(v: Any) -> str:
-    """A value in words: lists joined, None as 'none', booleans as yes/no."""
-    if v is None:
-        return "none"
-    if isinstance(v, bool):
-        return "yes" if v else "no"
-    if isinstance(v, (list, tuple)):
-        return ", ".join(_t(x) for x in v) or "none"
-    if isinstance(v, dict):
-        return ", ".join(f"{k} {_t(x)}" for k, x in v.items()) or "none"
-    return str(v)
-
-
-def _side(v: Any) -> str:
-    """A faction's name ('axis' -> 'Axis'); no faction reads 'nobody'."""
-    if v is None or v == "":
-        return "nobody"
-    if not isinstance(v, str):
-        return _t(v)
-    return SIDE_NAMES.get(v, v.title())
-
-
 def _signed(v: Any) -> str:
     return f"{v:+d}" if isinstance(v, int) and not isinstance(v, bool) else _t(v)
 

@@ -5,22 +5,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from .words import _side, _t
+
 Event = dict[str, Any]
-
-
-def _t(v: Any) -> str:
-    """A value in words (events._t's rules: lists joined, None as 'none')."""
-    if v is None:
-        return "none"
-    if isinstance(v, (list, tuple)):
-        return ", ".join(_t(x) for x in v) or "none"
-    if isinstance(v, dict):
-        return ", ".join(f"{k} {_t(x)}" for k, x in v.items()) or "none"
-    return str(v)
-
-
-def _side(v: Any) -> str:
-    return _t(v).title() if isinstance(v, str) else _t(v)
 
 
 SENTENCES: dict[str, Callable[[Event], str]] = {
