@@ -248,6 +248,23 @@ def test_starting_sequence_is_an_option() -> None:
     assert pend is not None and pend.seat == "allied" and "76.3" in pend.wanted
 
 
+def test_ss_limit_is_an_option() -> None:
+    """77.6 (c) "may be disregarded if the Players desire": the game option ``ss_any_time``."""
+    sc = RULES.load_scenario("battle-for-germany-1945")
+    plain, _ = RULES.initial_state(sc, {s: s for s in sc.seats}, {})
+    free, _ = RULES.initial_state(sc, {s: s for s in sc.seats}, {"ss_any_time": True})
+    assert "ss_any_time" not in plain and free["ss_any_time"] is True
+
+
+def test_76_25_bomb_hits_at_the_start() -> None:
+    """76.25's bombed centers start with their hits ([WiE-base 24.6]): Dulmen, Wesseling (Cologne's
+    hex), Leuna, Brux, Politz (Stettin's hex)."""
+    _sc, public = _start()
+    assert public["bombing"]["hits"] == {"3708": ["R"], "3510": ["R"], "4515": ["R", "T"], "4619": ["T"],
+                                         "5412": ["T"]}
+    assert public["bombing"]["sb"] == 32 and public["bombing"]["bases"] == ["great-britain", "france", "italy"]
+
+
 class _RandomDice(ScriptedContext):
     """The author's dice from a seeded generator, window mode (no dice-release files)."""
 
@@ -309,8 +326,9 @@ def _bot_game(seed: int, scenario: str, turns: int, options: dict[str, Any] | No
 
 
 @pytest.mark.parametrize(("seed", "scenario", "options"), [
-    # seed 3: seed 1's random game (with the fort/rebuild offers) happens to make no accepted move
-    (3, "battle-for-germany-1945", {"starting_sequence": True}), (2, "battle-for-germany-1945-2p", {})])
+    # seed 3: seed 1's random game (with the fort/rebuild offers) happens to make no accepted move;
+    # 2p seed 3: seed 2's (with the bomb/reform offers) likewise
+    (3, "battle-for-germany-1945", {"starting_sequence": True}), (3, "battle-for-germany-1945-2p", {})])
 def test_random_bots_play_the_1945_scenario(seed: int, scenario: str, options: dict[str, Any]) -> None:
     """No dead end: whoever must act always has a listed action the rules accept (tools/bots.py).
     Six game-turns (~10 s); a whole game of 27 takes ~40 s and ends by 76.4 or a surrender."""
@@ -354,6 +372,10 @@ OFFER_BOARDS = [
     ("produce", "axis", ("units none", "date 1/1/42", "phase axis-movement", "german 20")),
     ("seize-partisans", "soviet", ("units none", "turn 15", "phase soviet-movement", "unit P1 allied 2-5 2210 FRP")),
     ("repair", "soviet", ("setup on", "phase setup-5")),
+    ("bomb", "allied", ("units none", "turn 15", "phase allied-interdiction")),
+    ("reform", "axis", ("units none", "turn 15", "phase axis-movement", "unit G1 axis 3-5KG 5013 GER",
+                        "unit G2 axis 6-5 5013 GER", "dead G2", "pool axis ir 1")),
+    ("repair-center", "axis", ("units none", "turn 15", "phase axis-movement")),
 ]
 
 

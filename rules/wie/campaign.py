@@ -106,6 +106,34 @@ def rebuild_cost(utype: str) -> int:
     return 1 if utype.endswith(("KG", "BG")) else 2
 
 
+def check_reform(state: Any, me: str, o: dict[str, Any], supplied: Any) -> None:
+    """[WiE-base 12.5] (authored): one replacement point of its kind turns a battle group on the
+    map back into an eliminated division of its nation and kind (units.txt pairs none: the player
+    names the division). ``supplied``: ``me``'s supplied hexes (the caller's)."""
+    kg, div = state["units"].get(o["unit"]), state["units"].get(o["division"])
+    if kg is None or kg["side"] != me or not kg["hex"] or not kg["type"].endswith(("KG", "BG")):
+        refuse(o, f"{o['unit']} is no battle group (KG/BG) of yours on the map", "[WiE-base 12.5]")
+    if div is None or div["side"] != me or div["hex"] or div["type"].endswith(("KG", "BG")):
+        refuse(o, f"{o['division']} is no eliminated division of yours", "[WiE-base 12.5]")
+    k = rebuild_key(kg["type"])
+    if not k or rebuild_key(div["type"]) != k or div["nation"] != kg["nation"]:
+        refuse(o, f"{o['division']} ({div['nation']} {div['type']}) is not a division of the nation and kind "
+               f"of {o['unit']} ({kg['nation']} {kg['type']})", "[WiE-base 12.5]")
+    if int(state["pool"].get(me, {}).get(k, 0)) < 1:
+        refuse(o, f"turning a battle group back into its division takes one {k.upper()} point", "[WiE-base 12.3]")
+    if kg["hex"] not in supplied or o["unit"] in state["oos"]:
+        refuse(o, f"{o['unit']} is out of supply: the replacements do not reach it", "[WiE-base 12.5]")
+
+
+def apply_reform(state: Any, me: str, o: dict[str, Any], ctx: Any) -> None:
+    kg, div = state["units"][o["unit"]], state["units"][o["division"]]
+    k = rebuild_key(kg["type"])
+    state["pool"][me][k] = int(state["pool"][me][k]) - 1
+    div["hex"], kg["hex"] = kg["hex"], ""
+    state["moved"].append(o["division"])  # formed in the Movement Phase, it moves no more ([WiE-base 12.1])
+    ctx.event("reformed", unit=o["unit"], division=o["division"], hex=div["hex"])
+
+
 def fort_taken(state: Any, h: str, side: str) -> None:
     """[WiE-base 14.2]: a Fortification Marker is removed when an enemy unit enters its hex."""
     built = state.get("forts", {}).get(h)
@@ -198,7 +226,7 @@ def check_produce(state: Any, me: str, o: dict[str, Any]) -> None:
                "77.6 (a)")
     if naval > _ceil30(total):
         refuse(o, f"naval units may take at most {_ceil30(total)} of {total} points (30% rounded up)", "77.6 (b)")
-    if ss and (year(state), date(state)[1]) < (1942, 1):
+    if ss and (year(state), date(state)[1]) < (1942, 1) and not state.get("ss_any_time"):  # the option: no limit
         refuse(o, "no SS units are begun before the 1/42 cycle", "77.6 (c)")
 
 
@@ -230,6 +258,23 @@ def check_timetable(state: Any, u: dict[str, Any], h: str, o: dict[str, Any] | N
                    "74.52")
     if c == "BES" and not p.get("paris_fallen"):
         refuse(o, "the Soviet occupies Bessarabia only after the fall of Paris", "74.53")
+
+
+# --- 75.94 the surrender of England ---------------------------------------------------------------
+
+def check_england_surrender(state: Any, ctx: Any) -> None:
+    """75.94 names England's surrender; its rule (War in the West) is not in the seed. Authored:
+    England surrenders when the Axis holds London, where a board has it (no map here shows
+    England); the Allied player has lost (75.94), his forces fight on (as the Soviet's partisans
+    after 74.9), and the loss stands if London is retaken."""
+    if state.get("england_surrender"):
+        return
+    places = {**{str(h): n for h, n in board(state).places.items()}, **state["politics"].get("places", {})}
+    london = [h for h, n in places.items() if n == "London"]
+    if london and holder(state, london[0]) == "axis":
+        state["england_surrender"] = int(state["turn"])
+        if ctx is not None:
+            ctx.event("england-surrender", turn=state["england_surrender"])
 
 
 # --- 74.9 the surrender of the Soviet Union -----------------------------------------------------------
@@ -288,6 +333,13 @@ def _covered(state: Any) -> set[str]:
     return out
 
 
+def relieved(state: Any) -> bool:
+    """74.25: France neither Vichy nor fallen by the 3/5/41 requirement date relieves the Soviet of
+    every deployment requirement but the Siberians' (the fall of Paris stands for both, 74.53)."""
+    gt, cy, _yr = date(state)
+    return (year(state), cy, gt) >= (1941, 5, 3) and not state["politics"].get("paris_fallen")
+
+
 def finish_soviet(state: Any) -> None:
     if state["phase"] != "soviet-interdiction" or date(state)[0] != 4:
         return
@@ -295,7 +347,7 @@ def finish_soviet(state: Any) -> None:
     if not districts and not frontier:
         return
     level = soviet_level(state)
-    if level == "total-war":
+    if level == "total-war" or (level == "peace" and relieved(state)):
         return
     gap = sorted(set(frontier) - _covered(state))
     if gap:

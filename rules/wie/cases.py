@@ -23,15 +23,21 @@ PRESTATE lines (the 1945 scenario is loaded first):
     minors on | minors NATION mobilized N | minors NATION pool TYPE,TYPE   73.24-73.36 (RUM, HUN)
     lake HEX                          an all-lake hex (77.2)
     production P A [ARMS_CENTERS [LEVEL]] | siberia TYPE,TYPE | lend-lease N   Soviet production (74.3-74.7, 77.8)
+    siberian-arms N                   Siberia's Arms Centers (74.9: they produce after the surrender)
     collapse N                        the German economy collapsed on game-turn N (77.1)
     transport SIDE naval|amph|air N | invaded N   transport points; the 76.51 invasion's game-turn
     setup on                          in the Starting Sequence (76.3; with phase setup-1/4/5)
     fort HEX SIDE | rail HEX HEX... | port HEX CLASS SEAS | straits HEX,HEX | paris HEX | sevastopol HEX
     poland-fell N | paris-fallen | german N | grant N | dead UNIT | soviet-surrendered N | campaign on
+    england-surrendered N             England surrendered on game-turn N (75.94)
     place HEX NAME                    a city the board has elsewhere (75.9)
     lake-side HEX HEX                 an all-lake hexside (77.2)
     district HEX | frontier HEX,HEX   Soviet district cities and frontier hexes (74.11, 74.24, 74.54, 74.6)
                                       campaign.py, europe.py (14, 73.4, 74.41-74.53, 74.9, 77.3, 77.6)
+    option ss-any-time                the game option ss_any_time (77.6 (c) disregarded)
+    hits HEX KIND[,KIND]|- | base NAME | bombers SB ESCORT [ACCURACY] | intercept N | arms-center HEX
+    ploesti HEX
+                                      bombing.py ([WiE-base 24], 70.2, 70.23: a Ploesti center starts wrecked)
 
 POSTSTATE lines:
 
@@ -43,8 +49,9 @@ POSTSTATE lines:
     political N | neutral CODE STATUS CONTROL|- | winter-war yes|no|- | flips N | collapse N
     transport SIDE KIND N | invaded N
     production personnel|arms|level|total_cycles|stockpiles|siberia VALUE
-    forts HEX,HEX|- | grant per_cycle|received N | german pool N | soviet-surrender N
+    forts HEX,HEX|- | grant per_cycle|received N | german pool N | soviet-surrender N | england-surrender N
     western-partisans SIDE|- | sweden-lost yes|no | victory SIDE decisive|substantial|marginal|none|lost
+    hits HEX KIND,KIND|- | bombers sb|escort|intercept N      [WiE-base 24]
 """
 
 from __future__ import annotations
@@ -169,6 +176,8 @@ def _pre_politics(state: Any, w: list[str]) -> bool:
             state["production"]["level"] = w[4]
     elif head == "siberia":
         state["production"]["siberia"] = w[1].split(",")
+    elif head == "siberian-arms":  # siberian-arms N: Siberia's Arms Centers (74.9's post-surrender production)
+        state["production"]["siberian_arms"] = int(w[1])
     elif head == "lend-lease":  # lend-lease N: the Allied Lend-Lease pledge (77.83)
         state["production"]["lend_lease"] = int(w[1])
     elif head == "transport":  # transport SIDE naval|amph|air N: points (76.26)
@@ -208,6 +217,8 @@ def _pre_campaign(state: Any, w: list[str]) -> bool:
         state["german"] = {"pool": int(w[1]), "spent": False}
     elif head == "dead":  # dead UNIT: the unit has been eliminated ([WiE-base 12.3])
         state["units"][w[1]]["hex"] = ""
+    elif head == "england-surrendered":  # england-surrendered N: England surrendered on game-turn N (75.94)
+        state["england_surrender"] = int(w[1])
     elif head == "soviet-surrendered":  # soviet-surrendered N: the Soviet Union surrendered on game-turn N (74.9)
         state["soviet_surrender"] = int(w[1])
     elif head == "lake-side":  # lake-side HEX HEX: an all-lake hexside (77.2)
@@ -220,8 +231,34 @@ def _pre_campaign(state: Any, w: list[str]) -> bool:
         state["campaign"] = True
     elif head == "place":  # place HEX NAME: a named city the board has elsewhere (75.9)
         p.setdefault("places", {})[w[1]] = w[2]
+    elif head == "option" and w[1] == "ss-any-time":  # option ss-any-time: 77.6 (c) disregarded
+        state["ss_any_time"] = True
     elif head == "grant":  # grant N: 74.41's points a cycle
         state["grant"] = {"per_cycle": int(w[1]), "received": 0}
+    else:
+        return _pre_bombing(state, w)
+    return True
+
+
+def _pre_bombing(state: Any, w: list[str]) -> bool:
+    """The lines of bombing.py ([WiE-base 24], 70.2-70.23)."""
+    head, rec = w[0], state["bombing"]
+    if head == "hits":  # hits HEX KIND,KIND|-: a center's bomb hits
+        rec["hits"].pop(w[1], None)
+        if w[2] != "-":
+            rec["hits"][w[1]] = w[2].split(",")
+    elif head == "base":  # base NAME: an Allied base in operation (middle-east, egypt: 70.24)
+        rec["bases"].append(w[1])
+    elif head == "bombers":  # bombers SB ESCORT [ACCURACY]
+        rec["sb"], rec["escort"] = int(w[1]), int(w[2])
+        rec["accuracy"] = int(w[3]) if len(w) > 3 else rec["accuracy"]
+    elif head == "intercept":  # intercept N: the Axis Intercept points (76.26: 20)
+        rec["intercept"] = int(w[1])
+    elif head == "arms-center":  # arms-center HEX: a Soviet Arms Center on the board (70.2)
+        rec["arms"].append(w[1])
+    elif head == "ploesti":  # ploesti HEX: one of Ploesti's centers, wrecked until repaired (70.23)
+        rec["ploesti"].append(w[1])
+        rec["hits"][w[1]] = ["R"]
     else:
         return False
     return True
@@ -310,7 +347,12 @@ def _post_politics(state: Any, w: list[str]) -> tuple[Any, Any]:
         return str(state["transport"]["invaded"]), w[1]
     if head == "flips":
         return str(len(p["flips"])), w[1]
-    if head in ("forts", "grant", "german", "soviet-surrender", "western-partisans", "sweden-lost", "victory"):
+    if head == "hits":  # hits HEX KIND,KIND|-
+        return ",".join(state["bombing"]["hits"].get(w[1], [])) or "-", w[2]
+    if head == "bombers":  # bombers sb|escort N: the Allied points left (losses are for good)
+        return str(state["bombing"][w[1]]), w[2]
+    if head in ("forts", "grant", "german", "soviet-surrender", "england-surrender", "western-partisans",
+                "sweden-lost", "victory"):
         return _post_campaign(state, w)
     if head == "production":  # production KEY VALUE
         got = state.get("production", {}).get(w[1], "-")
@@ -328,6 +370,8 @@ def _post_campaign(state: Any, w: list[str]) -> tuple[Any, Any]:
         return str(state.get("german", {}).get(w[1], "-")), w[2]
     if head == "soviet-surrender":
         return str(state.get("soviet_surrender", 0)), w[1]
+    if head == "england-surrender":
+        return str(state.get("england_surrender", 0)), w[1]
     if head == "victory":  # victory SIDE LEVEL (75.9)
         return state.get("victory", {}).get(w[1], "-"), w[2]
     if head == "western-partisans":

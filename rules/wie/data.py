@@ -78,6 +78,7 @@ class Board:
     resource: frozenset[Hex] = frozenset()  # German Resource Centers (76.4, 77.1)
     areas: dict[str, frozenset[Hex]] = field(default_factory=dict)  # the deployment areas of 76.3
     seas: dict[Hex, str] = field(default_factory=dict)  # coastal land hex -> the sea it touches (map.txt sea=)
+    names: dict[str, Hex] = field(default_factory=dict)  # every city and alias name -> its hex (76.25's bombed centers)
 
     def land(self, h: Hex) -> bool:
         return self.terrain.get(h, "sea") != "sea" and self.section.get(h) in ("C", "D", "G")
@@ -122,6 +123,7 @@ def _board(d: Path, issues: Issues) -> Board:
     sides = check_hexsides(m.hexes, issues, GRID, SCHEMA.water)
     feats = _records(d, "features", issues)
     places: dict[Hex, str] = {}
+    names: dict[str, Hex] = {}
     cities: set[Hex] = set()
     ports: dict[Hex, str] = {}
     forts: set[Hex] = set()
@@ -135,6 +137,7 @@ def _board(d: Path, issues: Issues) -> Board:
         if r.keyword in ("city", "alias") and len(r.words) >= 2:
             h = parse_hex(r.words[1])
             places.setdefault(h, r.words[0])
+            names.setdefault(r.words[0], h)
             if "mfg" in r.words or "wehrkreis" in r.attrs or "capital" in r.attrs:
                 cities.add(h)
             if "port" in r.attrs:
@@ -169,7 +172,7 @@ def _board(d: Path, issues: Issues) -> Board:
         frozenset(s for s, k in sides.items() if "water" in k), places, frozenset(cities), frozenset(wk),
         frozenset(mfg), centers, ports, frozenset(h for ln in lines for h in ln.hexes),
         tuple((ln.name, ln.hexes) for ln in lines), frozenset(personnel),
-        frozenset(resource), areas, {h: r.attrs["sea"] for h, r in hx.items() if r.attrs.get("sea")})
+        frozenset(resource), areas, {h: r.attrs["sea"] for h, r in hx.items() if r.attrs.get("sea")}, names)
 
 
 def _units(d: Path, board: Board, issues: Issues) -> tuple[Unit, ...]:

@@ -166,6 +166,7 @@ def _take(state: Any, h: str, side: str, ctx: Any = None) -> None:
     seizure.taken(state, h, side, ctx)  # 71.1 (Total War at three Personnel Centers), 71.2 (Rome)
     special.check_collapse(state, ctx)  # 77.1 "at any time"
     campaign.check_soviet_surrender(state, ctx)  # 74.9
+    campaign.check_england_surrender(state, ctx)  # 75.94
     europe.taken(state, h, side)  # 73.4
     campaign.fort_taken(state, h, side)  # [WiE-base 14.2]
     if parse_hex(h) in board(state).rail and h not in state["cut"]:

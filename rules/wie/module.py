@@ -14,7 +14,7 @@ from pbem.errors import InvalidInput
 from pbem.kit.digest import rules_digest
 from pbem.rulesapi import Action, Context, Outcome, Pending, RulesModule, Scenario
 
-from . import air, campaign, cases, europe, ground, politics, startup, supply, transport, view
+from . import air, bombing, campaign, cases, europe, ground, politics, special, startup, supply, transport, view
 from .data import load
 from .diplomacy import refuse
 from .sequence import advance, label
@@ -34,11 +34,12 @@ FIELDS: dict[str, dict[str, type]] = {
     "siberia": {"type": str, "hex": str}, "sail": {"unit": str, "hex": str}, "land": {"unit": str, "hex": str},
     "drop": {"type": str, "hex": str}, "suppress": {"hex": str},
     "lend-lease": {"points": int}, "fort": {"hex": str}, "rebuild": {"unit": str, "hex": str},
+    "reform": {"unit": str, "division": str},
     "grant": {"points": int}, "produce": {}, "seize-partisans": {},
-    "repair": {"path": list}}
-OPTIONAL = {"as", "support", "at", "air", "naval", "other", "ss"}
+    "repair": {"path": list}, "bomb": {"hex": str, "sb": int, "base": str}, "repair-center": {"hex": str}}
+OPTIONAL = {"as", "support", "at", "air", "naval", "other", "ss", "escort"}
 OPTIONAL_TYPES: dict[str, type] = {"as": str, "support": int, "at": str, "air": int, "naval": int, "other": int,
-                                   "ss": int}
+                                   "ss": int, "escort": int}
 VERSION = "0.1"  # 0.1: the first registered release (pbem 0.2.0)
 WANTED = {"air-commit": "commit your air points, sealed: air [SIDE] FRONT MISSION POINTS [vs SIDE] (68.1 A)",
           "air-open": "open your air commitment (send a file; diplomacy orders may go with it)",
@@ -80,6 +81,8 @@ class WarInEurope(RulesModule):
     def initial_state(self, scenario: Scenario, seats: dict[str, str], options: dict[str, Any]
                       ) -> tuple[Any, dict[str, Any]]:
         state = new_state(scenario)
+        if options.get("ss_any_time"):
+            state["ss_any_time"] = True  # 77.6 (c): "may be disregarded if the Players desire"
         if options.get("starting_sequence"):
             startup.start(state)  # 76.3, steps 1, 4 and 5 before game-turn 1
             state["active"] = seat_of(state, "allied")
@@ -145,6 +148,8 @@ class WarInEurope(RulesModule):
         if state["politics"]["flips"]:
             politics.throw_pending(state, seat, ctx)  # 73.11: coins reserved by this seat's last file
         europe.throw_pending(state, seat, ctx)  # 73.6: the die reserved by this seat's last file
+        if bombing.throw_pending(state, seat, ctx):  # [WiE-base 24.4, 24.68]: raids and repairs reserved
+            special.check_collapse(state, ctx)  # 77.1: a raid's hits may bring the collapse
         for o in orders:
             if state["active"] != seat:
                 refuse(o, f"after end-phase it is {state['active']}'s turn to act ({label(state)})", "68.0")

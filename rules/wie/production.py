@@ -27,6 +27,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from . import bombing
 from .diplomacy import refuse
 from .state import date, holder, status, year
 
@@ -85,6 +86,9 @@ def cycle(state: Any) -> None:
     rec = state.get("production")
     if rec is None:
         return
+    if state.get("soviet_surrender"):
+        _siberian_cycle(rec)
+        return
     now, prev = level(state), str(rec["level"])
     for shift in LEVELS[LEVELS.index(prev) + 1:LEVELS.index(now) + 1]:
         if shift not in rec["stockpiles"]:
@@ -92,19 +96,35 @@ def cycle(state: Any) -> None:
             rec["arms"] += STOCKPILE  # 74.34: one-time; peace straight to Total War gets both (120)
     if prev == "limited-war" and now == "peace":
         rec["peace_turn"] = int(state["turn"])  # 74.8: four game-turns to return to the peace stance
+    cut = 100 - bombing.oil_cut(state)  # 70.22, 70.24: 10% of the arms production an oil center hit
     if now == "peace":
-        add = PEACE
+        add = (PEACE[0], PEACE[1] * cut // 100)
     elif now == "limited-war":
-        add = LIMITED[min(max(year(state), 1939), 1945)]
+        row = LIMITED[min(max(year(state), 1939), 1945)]
+        add = (row[0], row[1] * cut // 100)
     else:
         rec["total_cycles"] += 1
         pm, am = multiples(int(rec["total_cycles"]))
-        arms = int(rec["arms_centers"]) * am
+        arms = max(0, int(rec["arms_centers"]) - bombing.soviet_arms_lost(state)) * am * cut // 100  # 70.22
         add = (personnel_centers(state) * pm, max(0, arms - lend_lease_row(year(state)) + lend_lease_sent(state)))
     rec["personnel"] += add[0]
     rec["arms"] += add[1]
     rec["level"] = now
     rec["last_added"] = list(add)
+
+
+def _siberian_cycle(rec: dict[str, Any]) -> None:
+    """74.9: after the surrender only the off-map (Siberian) centers produce, from the next
+    Strategic Cycle on, at Total War's multiples (74.4): Siberia's 7 Personnel Centers and the
+    Siberian Arms Centers a campaign states (``siberian_arms``; War in the East's count is not in
+    the seed). No Lend-Lease (77.8 feeds the Soviet Union, which has surrendered). The pools are the
+    Allied player's, as every post-surrender Soviet force (74.9)."""
+    rec["total_cycles"] += 1
+    pm, am = multiples(int(rec["total_cycles"]))
+    add = (SIBERIAN_CENTERS * pm, int(rec.get("siberian_arms", 0)) * am)
+    rec["personnel"] += add[0]
+    rec["arms"] += add[1]
+    rec["level"], rec["last_added"] = "total-war", list(add)
 
 
 def new(personnel: int, arms: int, arms_centers: int = 0) -> dict[str, Any]:

@@ -90,6 +90,21 @@ def apply_rail(state: Any, o: dict[str, Any], ctx: Any) -> None:
     ctx.event("rail", unit=o["unit"], frm=frm, to=u["hex"])
 
 
+SAME_GAUGE = 5  # 74.56: the "same gauge" rate, hexes a player-turn
+GAUGE_COUNTRIES = ("POL", "LIT", "LAT", "EST")  # 74.56: Poland and the Baltic States
+
+
+def _same_gauge(state: Any, h: str) -> bool:
+    """74.56: Polish and Baltic rail at the same-gauge rate on the Soviet's initial occupation,
+    read as while he has never been at war with the Axis (74.51-74.52's peaceful entry; a later
+    return is no initial occupation)."""
+    from .state import country, status
+
+    p = state["politics"]
+    return (country(state, h) in GAUGE_COUNTRIES and status(state, "axis", "soviet") == "peace"
+            and not p.get("war_turn"))
+
+
 def repair(state: Any, side: str) -> list[str]:
     """The Rail Repair Phase ([WiE-base 8.3]): the rail hexes ``side`` converts now."""
     from .state import holder
@@ -99,6 +114,8 @@ def repair(state: Any, side: str) -> list[str]:
         mine = mine[:int(scenario_data(state).tables["availability"]["allied"].get("rail_repair", 4))]
     elif side == "soviet":
         rr = sum(1 for x in state["units"].values() if x["side"] == "soviet" and x["hex"] and x["type"] == "RR")
-        mine = mine[:rr * int(scenario_data(state).tables["rail"]["repair_per_rr_unit"])]
+        gauge = [h for h in mine if _same_gauge(state, h)]
+        rest = [h for h in mine if h not in gauge[:SAME_GAUGE]]
+        mine = gauge[:SAME_GAUGE] + rest[:rr * int(scenario_data(state).tables["rail"]["repair_per_rr_unit"])]
     state["cut"] = [h for h in state["cut"] if h not in mine]
     return mine

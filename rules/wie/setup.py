@@ -6,7 +6,7 @@ from typing import Any
 
 from pbem.rulesapi import Scenario
 
-from . import politics, transport
+from . import bombing, politics, transport
 from .air import initial_pools
 from .state import initial_state
 
@@ -32,5 +32,6 @@ def new_state(scenario: Scenario) -> dict[str, Any]:
     state["transport"] = transport.initial(data.tables)  # [WiE-base 9, 13.5], 76.26
     state["setup"] = False  # in the Starting Sequence of 76.3 (the option starting_sequence)
     state["collapse"] = 0  # the game-turn the German economy collapsed (77.1)
+    state["bombing"] = bombing.initial(data.tables, data.board.names)  # [WiE-base 24], 70.2, 76.25
     state["phase"], state["active"] = "air-commit", scenario.seats[0]
     return state

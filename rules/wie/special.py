@@ -7,9 +7,9 @@ points made inoperable, from its Air Interdiction Phase to the start of its next
 (as its Air Interdiction markers, 68.1 phase 8).
 
 ``state["collapse"]``: 0, or the game-turn the German economy collapsed (77.11: for good).
-Bomb hits are not modelled (the strategic air war is not implemented, README), so [WiE-base 15.2]
-reads "the Axis holds no German Manufacturing Center, or no German Resource Center" (features.txt
-marks them; 76.25's hits on five of the eleven Resource Centers are not counted).
+[WiE-base 15.2] reads "the Axis holds no German Manufacturing Center, or no German Resource Center,
+without a bomb hit" (features.txt marks them; 76.25's hits on five of the eleven Resource Centers
+count from the start; bombing.py adds and repairs hits, [WiE-base 24]).
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from typing import Any
 
 from pbem.kit.hexgrid import parse_hex
 
+from .bombing import hit
 from .diplomacy import refuse
 from .state import air_left, board, date, front_of, holder, hostile, use_air
 
@@ -30,10 +31,16 @@ FROZEN_CYCLES = (1, 2, 3, 4, 13)
 
 
 def economy_lost(state: Any) -> bool:
+    """[WiE-base 15.2]: the Axis holds no Manufacturing Center, or no Resource Center, without a
+    bomb hit ([WiE-base 24.6]; 76.25's five hit Resource Centers count from the start)."""
     b = board(state)
     mfg = [str(h) for h in b.mfg]
     res = [str(h) for h in b.resource]
-    return not any(holder(state, h) == "axis" for h in mfg) or not any(holder(state, h) == "axis" for h in res)
+    return not any(working(state, h) for h in mfg) or not any(working(state, h) for h in res)
+
+
+def working(state: Any, h: str) -> bool:
+    return holder(state, h) == "axis" and not hit(state, h)
 
 
 def check_collapse(state: Any, ctx: Any) -> None:

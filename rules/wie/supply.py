@@ -22,6 +22,7 @@ from typing import Any
 
 from pbem.kit.hexgrid import Hex, parse_hex
 
+from .bombing import hit
 from .campaign import fort_at
 from .data import SIDES, load
 from .rail import extra_edge, friendly_rail, rail_edges
@@ -52,7 +53,8 @@ def sources(state: Any, side: str) -> set[str]:
 
     out = {h for h in _sources(str(state["scenario"]))[side] if holder(state, h) == side
            and (side != "allied" or port_class(state, h) == "major")  # 77.41: a frozen major port is minor
-           and not suppressed(state, h)}  # [WiE-base 13.3]: an inoperable port supplies nobody
+           and not suppressed(state, h)  # [WiE-base 13.3]: an inoperable port supplies nobody
+           and not (side == "axis" and hit(state, h) and parse_hex(h) in board(state).mfg)}  # [WiE-base 24.6]
     return out | {u["hex"] for u in state["units"].values() if u["side"] == side and u["hex"] and u["type"] == "SUP"}
 
 

@@ -3,8 +3,9 @@
 
 Each player's five criteria (75.91-75.93) are counted at the end of the game: five a decisive,
 four a substantial, three a marginal victory. 75.94: the Axis loses if Germany surrenders, the
-Soviet if the USSR surrenders (74.9); England's surrender is not modelled (no such rule in the
-seed). Cities are found by name in map.txt's places, or in ``politics["places"]`` (a case's
+Soviet if the USSR surrenders (74.9), the Allied player if England surrenders (War in the West's
+rule is not in the seed: authored, the Axis holding London, campaign.check_england_surrender).
+Cities are found by name in map.txt's places, or in ``politics["places"]`` (a case's
 ``place HEX NAME``: Kiev, Rostov, Sevastopol, Bucharest and Istanbul are off the 1945 map).
 """
 
@@ -74,5 +75,7 @@ def verdict(state: Any, germany_surrendered: bool) -> str:
         out["axis"] = "lost"  # 75.94
     if state.get("soviet_surrender"):
         out["soviet"] = "lost"  # 75.94, 74.9
+    if state.get("england_surrender"):
+        out["allied"] = "lost"  # 75.94
     state["victory"] = out
     return "75.9: " + "; ".join(f"{s} {lvl}" for s, lvl in out.items())
