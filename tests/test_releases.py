@@ -97,7 +97,7 @@ def _header(rules: rulesapi.RulesModule, version: str, h: bytes) -> dict[str, ob
 
 def test_refusals_name_both_versions_and_the_command(monkeypatch: pytest.MonkeyPatch) -> None:
     rules = rulesapi.get("use")
-    old = PLAYED[0][1]
+    old = next(r for n, r in PLAYED if n == "use")  # the oldest release USE lists
     releases.check_rules(rules, _header(rules, old.version, old.hash))  # played: no error
     retired = dataclasses.replace(old, plays=False)
     monkeypatch.setattr(releases, "known", lambda r: (retired,))

@@ -106,32 +106,17 @@ def test_one_game_turn_among_three_through_the_protocol(tmp_path: Path, strict: 
     """Three homes play the Joint Tactical Air War (three sealed commitments, three openings:
     six files) and the Axis player-turn through the real protocol; before the last opening
     no public state holds a mission; every home reaches the same state."""
-    from helpers import deliver, make_player
+    from helpers import deliver, make_player, start_game
 
     from pbem import rulesapi
     from pbem.play import game
-    from pbem.protocol import genesis
     from pbem.store import gamestore
 
     rulesapi.register(RULES)
     try:
         seats = ("axis", "allied", "soviet")
         players = {s: make_player(tmp_path, s) for s in seats}
-        data = genesis.make_proposal(players["axis"].session.ident, rules_name="wie",
-                                     scenario="battle-for-germany-1945", my_seat="axis",
-                                     cards={s: p.card for s, p in players.items()},
-                                     options={"strict_dice": strict}, rng=players["axis"].session.rng,
-                                     now=1_700_000_000)
-        gid = game.create(players["axis"].session, data).con.game_id
-        joins = []
-        for s in seats[1:]:
-            game.receive(players[s].session, data)
-            jf, _ = game.join(players[s].session, data)
-            joins.append((s, jf.raw))
-        for s, p in players.items():
-            for t, raw in joins:
-                if t != s:
-                    game.receive(p.session, raw)
+        gid = start_game(players, "wie", "battle-for-germany-1945", {"strict_dice": strict})
         commits = {"axis": "air east superiority 12", "allied": "air west support 30",
                    "soviet": "air east superiority 40"}
         files = 0
