@@ -225,7 +225,9 @@ class Tab:
             raise AssertionError(f"{expr}: {r['exceptionDetails']}")
         return r["result"].get("value")
 
-    def wait(self, expr: str, timeout: float = 30.0) -> None:
+    # A ceiling, not a pause: CI machines run the suite beside Chromium on two cores, where a
+    # page's check of a phase once took over 30 s (session 5).
+    def wait(self, expr: str, timeout: float = 90.0) -> None:
         deadline = time.monotonic() + timeout
         while not self.js(expr):
             if time.monotonic() > deadline:
