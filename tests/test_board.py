@@ -309,8 +309,12 @@ def test_one_phase_clicked_makes_the_typed_turn_file(tmp_path: Path) -> None:
             tab.button("done with path")
             tab.add("strategic-move GER-LF3F 2208")
             assert tab.js("document.getElementById('orders').value") == PHASE
-            tab.button("Play (send)")
-            tab.button("Click again to send")
+            # Play arms the button ("Click again to send", for 6 s), the second click sends. Both
+            # clicks in one evaluation: on a loaded machine the page's 6 s window was missed once
+            # between two round trips to Chromium (session 5, the full suite).
+            tab.wait("!document.getElementById('play').disabled")
+            assert tab.js("(() => { const b = document.getElementById('play'); b.click(); "
+                          "const armed = b.textContent; b.click(); return armed; })()") == "Click again to send"
             # A fresh home's first play draws and caches the map's layers; on a loaded machine
             # (two test runs beside Chromium) it took over 30 s once.
             tab.wait("[...document.querySelectorAll('#log li')].some(l => l.textContent.startsWith('turn file 1'))",
