@@ -19,7 +19,7 @@ from pbem.store import gamestore
 
 ROOT = Path(__file__).resolve().parent.parent
 SCENARIO = ROOT / "scenarios" / "use" / "east-med-1941"
-SHAPEFILE = Path("/work/shared/geo/ne_10m_admin_0_countries_deu.zip")
+SHAPEFILE = ROOT.parent / "shared" / "geo" / "ne_10m_admin_0_countries_deu.zip"  # ../shared, as CI lays it out
 NAME, TWO = "east-med-1941", "east-med-1941-2p"
 
 
