@@ -22,6 +22,7 @@ PRESTATE lines (the 1945 scenario is loaded first):
     suppressed SIDE PORT              a port SIDE's Port Suppression closes ([WiE-base 13.3])
     minors on | minors NATION mobilized N | minors NATION pool TYPE,TYPE   73.24-73.36 (RUM, HUN)
     lake HEX                          an all-lake hex (77.2)
+    line YEAR HEX,HEX [area HEX,HEX]  the 1941/1942 start line and the hexes between it and the border (72.1, 72.3)
     production P A [ARMS_CENTERS [LEVEL]] | siberia TYPE,TYPE | lend-lease N   Soviet production (74.3-74.7, 77.8)
     siberian-arms N                   Siberia's Arms Centers (74.9: they produce after the surrender)
     collapse N                        the German economy collapsed on game-turn N (77.1)
@@ -164,6 +165,8 @@ def _pre_politics(state: Any, w: list[str]) -> bool:
         rec = p.setdefault("minors", new())
         if w[1] != "on":
             rec[w[1]][w[2]] = int(w[3]) if w[2] == "mobilized" else w[3].split(",")
+    elif head == "line":  # line YEAR HEX,HEX [area HEX,HEX]: a Finnish start line and its area (72.1, 72.3)
+        p.setdefault("lines", {})[w[1]] = {"line": w[2].split(","), "area": w[4].split(",") if len(w) > 4 else []}
     elif head == "lake":  # lake HEX: an all-lake hex (77.2; no map here prints one)
         state.setdefault("lakes", []).append(w[1])
     elif head == "rome":  # rome yes|no: the Allied player has seized Rome (71.2)

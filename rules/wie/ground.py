@@ -13,7 +13,7 @@ from typing import Any
 from pbem.kit.hexgrid import EVEN_COLUMNS_LOW as GRID
 from pbem.kit.hexgrid import parse_hex
 
-from . import campaign, europe, minors, politics, seizure, special
+from . import campaign, europe, finland, minors, politics, seizure, special
 from .diplomacy import attacked_by_associate, engage, refuse
 from .state import (
     STEPS,
@@ -102,6 +102,7 @@ def check_move(state: Any, o: dict[str, Any]) -> None:
     u = own_unit(state, uid, o)
     me = u["side"]
     ma = _allowance(state, uid, u, o)
+    finland.check_garrison(state, uid, o)  # 72.3
     zoc = zoc_hexes(state, me)
     here, spent = u["hex"], 0
     for i, step in enumerate(path):
@@ -198,6 +199,7 @@ def check_attack(state: Any, o: dict[str, Any]) -> None:
     if len(set(o["units"])) != len(o["units"]):
         refuse(o, "a unit is listed twice", "[WiE-base 10.1]")
     special.check_lake_attack(state, o["units"], o)  # 77.2
+    finland.check_finnish_attack(state, o["units"], target, o)  # 72.1
     special.check_lake_side_attack(state, o["units"], o["hex"], o)  # 77.2
     if not any(stats(state["units"][k]["type"])["att"] > 0 for k in o["units"] if k in state["units"]):
         refuse(o, "an attack needs at least one unit with an attack strength (artillery only adds to one)",

@@ -24,6 +24,7 @@ from typing import Any
 
 from pbem.kit.hexgrid import parse_hex
 
+from . import finland
 from .diplomacy import engage, refuse
 from .seizure import check_entry
 from .state import HOSTILE, associated, board, country, neutral, status, year
@@ -111,6 +112,8 @@ def winter_war(state: Any, me: str, choice: str, o: dict[str, Any] | None, ctx: 
     if choice == "yes" and fin["status"] == "armed":
         # 72.0: Finland becomes a Pro-Axis Neutral; the Winter War is no limited or total war event.
         p["neutrals"]["FIN"] = {"status": "pro-axis", "control": "", "by": ""}
+    if choice == "yes":
+        finland.occupy(state, ctx)  # 72.3
     if ctx is not None:
         ctx.event("winter-war", choice=choice)
 
