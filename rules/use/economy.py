@@ -193,14 +193,51 @@ def _mobilize_cost(u: Unit) -> int:
                else tab["naval"])
 
 
+# USE 8.3 Placement Locations beyond friendly Mainland cities: country -> (Map Boxes, units a phase)
+BOX_PLACEMENTS: dict[str, tuple[frozenset[str], int]] = {
+    "UK": (frozenset({"ENA", "WIO"}), 1),
+    "USA": (frozenset({"ENA"}), 99),  # no limit printed for the USA
+    "USSR": (frozenset({"CR"}), 5),
+}
+
+
+def _boxed(state: State) -> list[str]:
+    """Units mobilized into a Map Box this turn (an optional key: absent until the first one)."""
+    done: Any = state["done_turn"]
+    return done.setdefault("boxed", [])  # type: ignore[no-any-return]
+
+
+def _check_box(state: State, b: Board, order: Order, u: Unit, box: str) -> None:
+    """USE 8.3: UK 1 unit in Eastern North America or the Western Indian Ocean; USA Eastern North
+    America; USSR up to 5 units in the Central Russia box. DECISION: the limits count per
+    Mobilization Phase (the phase happens once a turn); naval units only into sea boxes."""
+    boxes, limit = BOX_PLACEMENTS.get(u["country"], (frozenset(), 0))
+    if box not in boxes:
+        where = " or ".join(sorted(boxes)) if boxes else "no Map Box"
+        illegal(order, f"{u['country']} units are mobilized in a friendly Mainland city or {where}, not {box}", "8.3")
+    if box not in b.sea_boxes and box not in b.land_boxes:
+        illegal(order, f"Map Box {box} is not on this map", "8.3")
+    if is_naval(u) and box not in b.sea_boxes:
+        illegal(order, f"{box} is a land box: a naval unit needs a port", "8.3")
+    done: Any = state["done_turn"]
+    placed = [x for x in done.get("boxed", []) if state["units"][x]["country"] == u["country"]]
+    if len(placed) >= limit:
+        illegal(order, f"{u['country']} has already mobilized {len(placed)} unit(s) in Map Boxes this turn "
+                       f"(at most {limit})", "8.3")
+
+
 def check_mobilize(state: State, b: Board, order: Order, faction: str) -> None:
     """USE 8.3: place a unit of the Mobilization box in a friendly Mainland city of its country
-    (a port for naval units); ground units arrive reduced (USSR non-Shock infantry at full
-    strength), air/naval units with 4 Sorties."""
+    (a port for naval units), or in the Map Boxes 8.3 names; ground units arrive reduced (USSR
+    non-Shock infantry at full strength), air/naval units with 4 Sorties."""
     u = _unit(state, order, order["unit"], faction, "8.3")
     h = order["to"]
     if u["box"] != "mobilization":
         illegal(order, f"{u['id']} is not in the Mobilization box", "8.3")
+    if not h.isdigit():
+        _check_box(state, b, order, u, h)
+        _check_pay(state, order, u["country"], _mobilize_cost(u), "8.3")
+        return
     city = b.city(h)
     if (city is None or city.country != u["country"] or not b.mainland(h)
             or state["control"].get(h) != faction):
@@ -219,14 +256,18 @@ def mobilize(state: State, b: Board, order: Order, faction: str, events: Events)
     u = state["units"][order["unit"]]
     h = order["to"]
     _pay(state, u["country"], _mobilize_cost(u))
-    u.update({"hex": h, "box": None, "supply": "full", "fort": False, "sm": False})
+    if h.isdigit():
+        u.update({"hex": h, "box": None, "supply": "full", "fort": False, "sm": False})
+    else:  # a Map Box (8.3 Placement Locations): no stacking limits there (3.3)
+        u.update({"hex": None, "box": h, "supply": "full", "fort": False, "sm": False})
+        _boxed(state).append(u["id"])
     if is_ground(u):
         # USE 8.3: reduced, except USSR non-Shock infantry, which mobilizes at full strength
         u["reduced"] = not (u["country"] == "USSR" and u["kind"] == "infantry" and not u.get("shock"))
     else:
         u["sorties"] = 4
     events.append({"kind": "mobilize", "unit": u["id"], "hex": h})
-    assert ground_at(state, h) is None or ground_at(state, h) is u or not is_ground(u)
+    assert not h.isdigit() or ground_at(state, h) is None or ground_at(state, h) is u or not is_ground(u)
 
 
 def check_transfer(state: State, order: Order, faction: str) -> None:

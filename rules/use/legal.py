@@ -231,8 +231,8 @@ def mobilize(s: State, seat: str) -> list[Action]:
     units = _units(s, seat, lambda u: u["box"] == "mobilization")
     if not units:
         return []
-    return [Action("mobilize", (Arg("unit", "unit", units), Arg("to", "hex", None)), "USE 8.3",
-                   "place a unit of the Mobilization box in a friendly city")]
+    return [Action("mobilize", (Arg("unit", "unit", units), Arg("to", "loc", None)), "USE 8.3",
+                   "place a unit of the Mobilization box in a friendly city (or a Map Box 8.3 names)")]
 
 
 def standing(s: State, seat: str) -> list[Action]:

@@ -242,7 +242,7 @@ def parse_upgrade(ln: UseLine, o: Order) -> None:
 
 def parse_mobilize(ln: UseLine, o: Order) -> None:
     o["unit"] = ln.unit()
-    o["to"] = ln.hex()
+    o["to"] = ln.loc()  # a city hex, or a Map Box 8.3 names (CR, ENA, WIO)
 
 
 def parse_transfer(ln: UseLine, o: Order) -> None:

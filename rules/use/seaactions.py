@@ -21,8 +21,7 @@ DECISIONS (one line each in the seed):
 * Buy-back (8.3): a marker in the Holding Box is bought in the Mobilization Phase with PP of
   the faction's lead power (any country of the faction may pay: ``buy-back surprise COUNTRY``)
   and placed 4 turns later on the Turn Track (1.6). AUTHORED: the cost is printed on the
-  faction card, which the seed lacks: SURPRISE_BUYBACK_PP = 5, the price of a Diplomacy draw
-  (10.2), the other strategic marker bought with PP.
+  marker (3.1) and faction card, which the seed lacks: authored.toml [markers].
 """
 
 from __future__ import annotations
@@ -36,13 +35,14 @@ from .orders import UseLine
 from .refusals import illegal
 from .seamarks import friendly_port
 from .state import FACTIONS, OUT_OF_PLAY, State, enemies, faction_of, new_unit, units_at
+from .tables import authored
 
 Order = dict[str, Any]
 Events = list[dict[str, Any]]
 LEAD = {"axis": "GER", "western": "UK", "soviet": "USSR"}
 TEMPORARY = {"convoy-action": ("convoy", "14.3", "CONVOY-ACTION"),
              "surface-action": ("surface", "14.16", "SURFACE-ACTION")}
-SURPRISE_BUYBACK_PP = 5  # AUTHORED (faction card): see the module docstring
+SURPRISE_BUYBACK_PP = int(authored()["markers"]["surprise_buy_back_pp"])  # AUTHORED (3.1)
 BUYBACK_DELAY = 4  # USE 8.3: placed 4 turns later on the Turn Track
 ELIMINATED_DELAY = 7  # DECISION: 6 Sorties + 1
 

@@ -175,7 +175,7 @@ TABLE: VerbTable[Turn, UseLine] = VerbTable(RULEBOOK, [
     V("mobilize", orders.parse_mobilize,
       _settled(lambda t, o: economy.mobilize(t.s, t.b, o, t.seat, t.events)),
       lambda t, o: economy.check_mobilize(t.s, t.b, o, t.seat), ("mobilization",),
-      "mobilize UNIT CITYHEX        # USE 8.3", offer=legal.mobilize),
+      "mobilize UNIT CITYHEX|BOX    # USE 8.3", offer=legal.mobilize),
     V("transfer", orders.parse_transfer, _settled(lambda t, o: economy.transfer(t.s, o, t.seat, t.events)),
       lambda t, o: economy.check_transfer(t.s, o, t.seat)),
     V("standing", orders.parse_standing, set_standing, offer=legal.standing),

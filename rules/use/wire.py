@@ -123,7 +123,7 @@ def _field_ok(verb: str, k: str, v: Any) -> bool:
             return _hex(v)
         return _opt(_hex)(v) if verb == "will-commit" else _word(v)
     if k == "to":
-        return _hex(v) if verb == "mobilize" else (_loc(v) if verb == "rebase" else _word(v))
+        return _loc(v) if verb in ("mobilize", "rebase") else _word(v)
     if k == "unit" and verb not in ("end", "assault", "attack", "resolve"):
         return _word(v)
     return bool(_TYPES[k](v))
