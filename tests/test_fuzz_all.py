@@ -6,6 +6,7 @@ from its own fixed seed, and must refuse every bad input with a typed error.
 
 from __future__ import annotations
 
+import shutil
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -18,7 +19,10 @@ import fuzz_all
 from pbem import rulesapi
 
 # Inputs per parser in CI; the slow ones (a proof bundle's signatures, a whole USE scenario) fewer.
-N = {"proof": 400, "mail-maildir": 400, "mail-eml": 800, "scenario-use": 100, "archive": 800, "mail-imap": 300}
+# Loaders of whole scenarios are slow per input (War in Europe reads a 1,400-hex map): fewer here,
+# the full budget in `make fuzz`.
+N = {"proof": 400, "mail-maildir": 400, "mail-eml": 800, "scenario-use": 100, "archive": 800, "mail-imap": 300,
+     "scenario-use-east": 60, "scenario-eurofront": 150, "scenario-wie": 40}
 
 
 @pytest.fixture(scope="module")
@@ -34,13 +38,15 @@ def test_every_parser_is_fuzzed(parsers: list[fuzz_all.Parser]) -> None:
     assert {p.name for p in parsers} >= {
         "envelope", "canonical", "age-header", "age-armor", "age-payload", "card", "archive", "proof",
         "mail-eml", "mail-imap", "orders-use", "orders-duel", "orders-trio", "orders-skirmish",
-        "orders-eurofront", "orders-wie", "records", "scenario-use"}
+        "orders-eurofront", "orders-wie", "records", "scenario-use", "scenario-use-east", "scenario-eurofront",
+        "scenario-wie"}
 
 
 @pytest.mark.parametrize("name", ["envelope", "canonical", "age-header", "age-armor", "age-payload", "padding",
                                   "card", "archive", "proof", "mail-eml", "mail-maildir", "mail-imap", "orders-use",
                                   "orders-duel", "orders-trio", "orders-skirmish", "orders-eurofront", "orders-wie",
-                                  "records", "scenario-use"])
+                                  "records", "scenario-use", "scenario-use-east", "scenario-eurofront",
+                                  "scenario-wie"])
 def test_no_untyped_exception(parsers: list[fuzz_all.Parser], name: str) -> None:
     p = next(p for p in parsers if p.name == name)
     fuzz_all.fuzz([p], N.get(name, 1500), seed=7)
@@ -95,3 +101,20 @@ def test_imap_answers_that_are_not_uids_are_skipped(monkeypatch: pytest.MonkeyPa
     monkeypatch.setattr(imap, "_login", lambda conn, cfg, provide: None)
     cfg = MailConfig(sender="a@example.org", imap_host="imap.invalid", imap_user="a")
     assert imap.from_imap(cfg, lambda *a: "pw") == []
+
+
+def test_wie_feature_that_names_no_hex_is_a_scenario_error(tmp_path: Path) -> None:
+    """scenario-wie, 2026-12-01: a features.txt record whose hex word was no XXYY number
+    (``city Arnhem Arnhem``) raised ValueError out of the War in Europe loader; it is now a
+    scenario issue with its file and line, like every other problem of the files."""
+    from pbem_rules.wie import data
+    from pbem_rules.wie.data import WieScenarioErrors
+
+    src = Path(__file__).resolve().parent.parent / "scenarios" / "wie" / "battle-for-germany-1945"
+    d = tmp_path / "bfg"
+    shutil.copytree(src, d)
+    feats = d / "features.txt"
+    feats.write_text(feats.read_text(encoding="utf-8") + "city Arnhem Arnhem\n", encoding="utf-8")
+    with pytest.raises(WieScenarioErrors) as e:
+        data.load_dir(d, "battle-for-germany-1945")
+    assert "features.txt" in str(e.value) and "Arnhem" in str(e.value)

@@ -3,7 +3,7 @@
 Seeds come from a real game: a Duel played in-process (tests/helpers.py), its
 turn files, their age-encrypted parts, the player cards, an archive and a proof
 bundle; the order texts of the France 1940 demo and of each test game's legal
-actions; the France 1940 scenario files and Skirmish's map and units; a game
+actions; the scenario files of every game and Skirmish's map and units; a game
 mail with a turn file attached. Each input is a seed changed by a simple
 structure-aware mutator with a fixed seed (bit flips, byte runs, msgpack length
 markers, splices with other seeds; for text: lines dropped, doubled, swapped,
@@ -268,7 +268,10 @@ def parsers(c: Corpus) -> list[Parser]:
     return [*_protocol_parsers(c), *_bundle_parsers(c),
             *(Parser(f"orders-{g}", _orders_parser(c, g))
               for g in ("use", "duel", "trio", "skirmish", "eurofront", "wie")),
-            Parser("records", _records_parser(c)), Parser("scenario-use", _scenario_parser(c))]
+            Parser("records", _records_parser(c)), Parser("scenario-use", _scenario_parser(c)),
+            Parser("scenario-use-east", _scenario_parser(c, "use", "east-med-1941")),
+            Parser("scenario-eurofront", _scenario_parser(c, "eurofront", "scw-1936")),
+            Parser("scenario-wie", _scenario_parser(c, "wie", "battle-for-germany-1945"))]
 
 
 def _protocol_parsers(c: Corpus) -> list[Parser]:
@@ -480,13 +483,20 @@ def _records_parser(c: Corpus) -> Callable[[random.Random], None]:
     return run
 
 
-def _scenario_parser(c: Corpus) -> Callable[[random.Random], None]:
+def _scenario_parser(c: Corpus, game: str = "use", scenario: str = "france-1940"
+                     ) -> Callable[[random.Random], None]:
+    """One scenario directory of a game, its files mutated one at a time, through the game's loader."""
+    from pbem_rules.eurofront import data as ef
     from pbem_rules.use import scenario as scen
+    from pbem_rules.wie import data as wie
 
-    src = ROOT / "scenarios" / "use" / "france-1940"
-    dest = c.tmp / "use" / "fuzzed"
+    loaders: dict[str, Callable[[Path], object]] = {
+        "use": scen.load_scenario, "eurofront": lambda d: ef.load_dir(d, scenario),
+        "wie": lambda d: wie.load_dir(d, scenario)}
+    src = ROOT / "scenarios" / game / scenario
+    dest = c.tmp / game / f"fuzzed-{scenario}"
     shutil.copytree(src, dest)
-    names = sorted(p.name for p in src.glob("*.txt"))
+    names = sorted(p.name for p in src.iterdir() if p.suffix in (".txt", ".toml"))
     originals = {n: (src / n).read_text(encoding="utf-8") for n in names}
     vocab = _tokens(list(originals.values()))
 
@@ -495,7 +505,7 @@ def _scenario_parser(c: Corpus) -> Callable[[random.Random], None]:
         try:
             (dest / name).write_text(mutate_text(rnd, originals[name], vocab), encoding="utf-8",
                                      errors="surrogateescape")
-            scen.load_scenario(dest)
+            loaders[game](dest)
         finally:
             (dest / name).write_text(originals[name], encoding="utf-8")
     return run

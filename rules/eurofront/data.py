@@ -176,7 +176,11 @@ def _read_units(d: Path, board: Board, issues: Issues) -> list[UnitSpec]:
 def load(name: str) -> ScwData:
     if name not in SCENARIOS:
         raise NotFound(f"no EuroFront scenario named {name!r}", hint=f"known: {', '.join(SCENARIOS)}")
-    d = scenario_root() / name
+    return load_dir(scenario_root() / name, name)
+
+
+def load_dir(d: Path, name: str) -> ScwData:
+    """A scenario directory's files, validated (every problem typed: EuroFrontScenarioErrors)."""
     issues = Issues()
     board = _read_board(d, issues)
     units = _read_units(d, board, issues)

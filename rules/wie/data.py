@@ -134,29 +134,32 @@ def _board(d: Path, issues: Issues) -> Board:
     resource: set[Hex] = set()
     areas: dict[str, frozenset[Hex]] = {}
     for r in feats:
-        if r.keyword in ("city", "alias") and len(r.words) >= 2:
-            h = parse_hex(r.words[1])
-            places.setdefault(h, r.words[0])
-            names.setdefault(r.words[0], h)
-            if "mfg" in r.words or "wehrkreis" in r.attrs or "capital" in r.attrs:
-                cities.add(h)
-            if "port" in r.attrs:
-                ports[h] = r.attrs["port"]
-            if "wehrkreis" in r.attrs:
-                wk.add(h)
-            if "mfg" in r.words:
-                mfg.add(h)
-            if "personnel" in r.words:
-                personnel.add(h)
-            if "resource" in r.words:
-                resource.add(h)
-            points = ("mfg" in r.words) + ("resource" in r.words) + ("wehrkreis" in r.attrs)
-            if points:
-                centers[h] = centers.get(h, 0) + points
-        elif r.keyword == "area" and len(r.words) >= 2:
-            areas[r.words[0]] = frozenset(parse_hex(w) for w in r.words[1:])
-        elif r.keyword == "fort" and r.words:
-            forts.add(parse_hex(r.words[0]))
+        try:
+            if r.keyword in ("city", "alias") and len(r.words) >= 2:
+                h = parse_hex(r.words[1])
+                places.setdefault(h, r.words[0])
+                names.setdefault(r.words[0], h)
+                if "mfg" in r.words or "wehrkreis" in r.attrs or "capital" in r.attrs:
+                    cities.add(h)
+                if "port" in r.attrs:
+                    ports[h] = r.attrs["port"]
+                if "wehrkreis" in r.attrs:
+                    wk.add(h)
+                if "mfg" in r.words:
+                    mfg.add(h)
+                if "personnel" in r.words:
+                    personnel.add(h)
+                if "resource" in r.words:
+                    resource.add(h)
+                points = ("mfg" in r.words) + ("resource" in r.words) + ("wehrkreis" in r.attrs)
+                if points:
+                    centers[h] = centers.get(h, 0) + points
+            elif r.keyword == "area" and len(r.words) >= 2:
+                areas[r.words[0]] = frozenset(parse_hex(w) for w in r.words[1:])
+            elif r.keyword == "fort" and r.words:
+                forts.add(parse_hex(r.words[0]))
+        except ValueError as exc:  # a word that is no hex: typed, with its line
+            issues.add(r.file, r.line, str(exc))
 
     def barrier(a: Hex, b: Hex) -> str | None:
         return "water" if "water" in sides.get(GRID.hexside(a, b), frozenset()) else None
@@ -229,7 +232,11 @@ def scenario_dir(name: str) -> Path:
 
 @functools.cache
 def load(name: str) -> Data:
-    d = scenario_dir(name)
+    return load_dir(scenario_dir(name), name)
+
+
+def load_dir(d: Path, name: str) -> Data:
+    """A scenario directory's files, validated (every problem typed: WieScenarioErrors)."""
     if not d.is_dir():
         raise WieScenarioErrors([])
     issues = Issues()
