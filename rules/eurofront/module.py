@@ -180,15 +180,7 @@ class EuroFront(RulesModule):
         return view.summary_view(public, private, seat)
 
     def describe_event(self, event: dict[str, Any]) -> str:
-        kind = event.get("kind")
-        if kind == "activated":
-            return (f"{event['block']} activated: {event['unit']} ({event['type']} {event['cv']}), "
-                    f"command range {event['range']} at {event['hex']}")
-        if kind == "moved":
-            return f"{event['block']} moved {'-'.join(event['path'])}" + (" and engaged" if event["engage"] else "")
-        if kind == "battle":
-            return f"{event['attacker']} attacked {event['hex']}: a new battle"
-        return super().describe_event(event)
+        return view.describe(event)
 
     def demo_script(self, scenario: str) -> str | None:
         """The first month of the SCW for ``make demo`` (in the demo script format USE's demo uses)."""

@@ -8,6 +8,7 @@ public) are drawn for every reader as "Gar" counters of their side's colour.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import cache
 from typing import Any
 
@@ -111,3 +112,219 @@ def summary_view(public: dict[str, Any], private: dict[str, Any] | None, seat: s
     if public.get("over"):
         facts.append(["Result", public["over"]])
     return {"map": map_picture(public, private, seat), "tables": tables, "facts": facts}
+
+
+# --- event sentences ------------------------------------------------------------------------------
+# Every event is public: the rules put in it only what both sides may know (a hidden block is a
+# token; its unit is named only once the rules have opened it). So a sentence uses the event's own
+# fields and nothing else: a token alone reads "a Nationalist block (n8)", never a looked-up name.
+
+Event = dict[str, Any]
+FIREPOWER = {"SF": "single fire", "DF": "double fire", "TF": "triple fire", "QF": "quadruple fire"}
+HITS_ON = {"SF": 6, "DF": 5, "TF": 4, "QF": 3}  # combat.HITS_ON (7.31), named here for the reader
+
+
+def _t(v: Any) -> str:
+    """A value in words: lists joined, None (a field the event lacks) as 'unknown', booleans as yes/no."""
+    if v is None:
+        return "unknown"
+    if isinstance(v, bool):
+        return "yes" if v else "no"
+    if isinstance(v, (list, tuple)):
+        return ", ".join(_t(x) for x in v) or "none"
+    if isinstance(v, dict):
+        return ", ".join(f"{_t(k)} {_t(x)}" for k, x in v.items()) or "none"
+    return str(v)
+
+
+def _side(v: Any) -> str:
+    """'nationalists' -> 'the Nationalists'."""
+    return f"the {SIDES[v]['name']}" if isinstance(v, str) and v in SIDES else _t(v)
+
+
+def _adj(v: Any) -> str:
+    """'nationalists' -> 'Nationalist ' (a block's or a garrison's side); no side, no word."""
+    return str(SIDES[v]["name"])[:-1] + " " if isinstance(v, str) and v in SIDES else ""
+
+
+def _token_side(tok: Any) -> str | None:
+    """A token's side from its letter (setup.PREFIX: n = Nationalists, r = Republicans): public."""
+    first = str(tok)[:1] if isinstance(tok, str) else ""
+    return {"n": "nationalists", "r": "republicans"}.get(first)
+
+
+def _block(e: Event, key: str = "block") -> str:
+    """'N-JDN (Nationalist block n5)' when the event names the unit, else 'a Nationalist block (n5)'."""
+    tok = e.get(key)
+    side = _adj(_token_side(tok))
+    if e.get("unit"):
+        return f"{_t(e['unit'])} (the {side}block {_t(tok)})"
+    return f"a {side}block ({_t(tok)})"
+
+
+def _cap(s: str) -> str:
+    return s[:1].upper() + s[1:]
+
+
+def _path(v: Any) -> str:
+    return "-".join(_t(h) for h in v) if isinstance(v, (list, tuple)) and v else _t(v)
+
+
+def _n(v: Any, one: str, many: str | None = None) -> str:
+    return f"{_t(v)} {one if v == 1 else many or one + 's'}"
+
+
+def _fire(e: Event) -> str:
+    """'with single fire (SF, hits on 6): dice 6, 2: 1 hit'."""
+    fp = e.get("firepower")
+    how = f"{FIREPOWER[fp]} ({fp}, hits on {HITS_ON[fp]})" if isinstance(fp, str) and fp in FIREPOWER else _t(fp)
+    dice = e.get("dice")
+    word = "die" if isinstance(dice, list) and len(dice) == 1 else "dice"
+    return f"with {how}: {word} {_t(dice)}: {_n(e.get('hits'), 'hit')}"
+
+
+def _fire_event(e: Event) -> str:
+    back = e.get("repulses")
+    more = f", {_n(back, 'repulse')}" if back else ""
+    return f"{_cap(_block(e))} fires at {_t(e.get('hex'))} {_fire(e)}{more} (7.31)"
+
+
+def _pursuit(e: Event) -> str:
+    if e.get("firepower") == "none":
+        return f"{_cap(_block(e))} is too slow to fire on the retreat from {_t(e.get('hex'))} (6.52)"
+    return f"{_cap(_block(e))} fires on the rearguard leaving {_t(e.get('hex'))} {_fire(e)} (6.52)"
+
+
+def _eliminated(e: Event) -> str:
+    why = f" ({_t(e['why'])})" if e.get("why") else ""
+    return f"{_cap(_block(e))} is eliminated at {_t(e.get('hex'))}{why}"
+
+
+def _activated(e: Event) -> str:
+    deployed = ", and deploys" if e.get("deployed") else ""
+    return (f"{_cap(_block(e))} activates at {_t(e.get('hex'))}: {_t(e.get('type'))}, CV {_t(e.get('cv'))}, "
+            f"command range {_t(e.get('range'))}{deployed} (5.2)")
+
+
+def _moved(e: Event, how: str = "moves") -> str:
+    engage = ", engaging the enemy" if e.get("engage") else ""
+    return f"{_cap(_block(e))} {how} {_path(e.get('path'))}{engage}"
+
+
+def _battle(e: Event) -> str:
+    kind = f" ({_t(e['assault'])} assault)" if e.get("assault") else ""
+    return f"{_cap(_side(e.get('attacker')))} attack {_t(e.get('hex'))}: a new battle{kind} (7.11)"
+
+
+def _militia(e: Event) -> str:
+    again = ", taken already: roll again" if e.get("again") else ""
+    return (f"{_cap(_side(e.get('side')))} roll for the militia block {_t(e.get('block'))}: region "
+            f"{_t(e.get('region'))}, place {_t(e.get('place'))}, at {_t(e.get('hex'))}{again}")
+
+
+def _production(e: Event) -> str:
+    pp = e.get("pp")
+    each = (", ".join(f"{SIDES[s]['name'] if s in SIDES else _t(s)} {_t(v)} PP" for s, v in pp.items())
+            if isinstance(pp, dict) else f"{_t(pp)} PP")
+    return f"Production for {_t(e.get('month'))}: {each} available (11.2)"
+
+
+def _blockade(e: Event) -> str:
+    aid = {"nationalists": "Axis", "republicans": "Soviet"}.get(str(e.get("side")), "Foreign")
+    fate = "the aid arrives" if e.get("arrived") else "the aid is lost"
+    at = f" (railhead at {_t(e['hex'])})" if e.get("hex") else ""
+    return (f"{aid} Aid blockade roll{at}: die {_t(e.get('die'))} against {_n(e.get('ports'), 'port')}: "
+            f"{fate} (SCW 5)")
+
+
+def _weather(e: Event) -> str:
+    dice = f", dice total {_t(e['total'])}" if e.get("total") is not None else ""
+    return (f"Weather for {_t(e.get('month'))}, fortnight {_t(e.get('fortnight'))}: "
+            f"{_t(e.get('weather'))}{dice} (12.1)")
+
+
+def _recognition(e: Event) -> str:
+    fate = "win the war by it" if e.get("won") else "fail"
+    return (f"Foreign Recognition for {_side(e.get('leader'))} at Pacification Level {_t(e.get('level'))}: "
+            f"they {fate} (SCW 9B)")
+
+
+SENTENCES: dict[str, Callable[[Event], str]] = {
+    "activated": _activated,
+    "revealed": lambda e: (f"{_cap(_block(e))} is revealed at {_t(e.get('hex'))}: {_t(e.get('type'))}, "
+                           f"CV {_t(e.get('cv'))}"),
+    "moved": _moved,
+    "airdropped": lambda e: _moved(e, "is airdropped") + " (14.3)",
+    "rearguard": lambda e: (f"{_cap(_block(e))} at {_t(e.get('hex'))} retreats as a rearguard by "
+                            f"{_path(e.get('path'))} (6.51)"),
+    "deactivated": lambda e: f"{_cap(_block(e))} deactivates: CV {_t(e.get('cv'))} (5.5)",
+    "hq-eliminated": lambda e: f"{_cap(_block(e))} deactivates at CV 0 and is eliminated (5.5)",
+    "blitz-step": lambda e: (f"{_cap(_block(e))} expends a Blitz step: CV {_t(e.get('cv'))}, command range "
+                             f"{_t(e.get('range'))} (4.331)"),
+    "paradrop-hq": lambda e: (f"{_cap(_block(e))} commands a Paradrop, Air Range {_t(e.get('air_range'))} "
+                              "(14.21)"),
+    "battle": _battle,
+    "active-battle": lambda e: (f"{_cap(_side(e.get('side')))} fight at {_t(e.get('hex'))} and reveal their "
+                                "blocks there (7.14)"),
+    "airstrike": lambda e: (f"{_cap(_block(e))} flies an airstrike against {_t(e.get('hex'))} at CV "
+                            f"{_t(e.get('cv'))} (7.13)"),
+    "air-fire": lambda e: f"The airstrike of {_block(e)} hits {_t(e.get('hex'))} {_fire(e)} (7.13)",
+    "fire": _fire_event,
+    "pursuit": _pursuit,
+    "hit": lambda e: f"{_cap(_block(e))} takes a hit at {_t(e.get('hex'))}: CV {_t(e.get('cv'))} left",
+    "eliminated": _eliminated,
+    "repulsed": lambda e: (f"{_cap(_block(e))} is repulsed at {_t(e.get('hex'))} and returns to "
+                           f"{_t(e.get('to'))} (7.62)"),
+    "para-repulse-loss": lambda e: (f"{_cap(_block(e))}, airdropped and repulsed at {_t(e.get('hex'))}, loses a "
+                                    "step (7.64)"),
+    "para-linkup": lambda e: f"{_cap(_block(e))} links up at {_t(e.get('hex'))} (14.5)",
+    "no-effect": lambda e: (f"The {_n(e.get('hits'), 'hit')} at {_t(e.get('hex'))} "
+                            f"{'has' if e.get('hits') == 1 else 'have'} no effect: {_t(e.get('why'))}"),
+    "battle-over": lambda e: f"The battle at {_t(e.get('hex'))} is over",
+    "overstacked": lambda e: (f"{_cap(_side(e.get('side')))} are overstacked at {_t(e.get('hex'))} by "
+                              f"{_n(e.get('excess'), 'block')} (6.22)"),
+    "overstack-loss": lambda e: f"{_cap(_block(e))} loses a step for overstacking at {_t(e.get('hex'))} (6.22)",
+    "attrition": lambda e: (f"{_cap(_block(e))} at {_t(e.get('hex'))} loses a step to supply attrition "
+                            "(10.6)"),
+    "isolated": lambda e: f"{_t(e.get('hex'))} is isolated and passes to {_side(e.get('side'))} (8.36)",
+    "garrison-built": lambda e: f"{_cap(_side(e.get('side')))} build a garrison at {_t(e.get('hex'))} (SCW 2)",
+    "garrison-eliminated": lambda e: f"The {_adj(e.get('side'))}garrison at {_t(e.get('hex'))} is eliminated",
+    "placed": lambda e: f"{_cap(_side(e.get('side')))} place a block ({_t(e.get('block'))}) at {_t(e.get('hex'))}",
+    "militia-roll": _militia,
+    "placement-sealed": lambda e: f"{_cap(_side(e.get('side')))} seal their placement",
+    "sealed": lambda e: (f"{_cap(_side(e.get('side')))} seal the identities of their "
+                         f"{_n(e.get('blocks'), 'block')}"),
+    "production": _production,
+    "production-sealed": lambda e: f"{_cap(_side(e.get('side')))} seal their production choices (11.2)",
+    "built": lambda e: f"{_cap(_block(e))} is built up a step for {_t(e.get('cost'))} PP (11.71)",
+    "reinforcement": lambda e: f"{_cap(_block(e))} arrives as a reinforcement at {_t(e.get('hex'))} (11.8)",
+    "cadre": lambda e: (f"{_cap(_block(e))} is rebuilt as a cadre at {_t(e.get('hex'))} for "
+                        f"{_t(e.get('cost'))} PP (11.72)"),
+    "disbanded": lambda e: f"{_cap(_block(e))} at {_t(e.get('hex'))} is disbanded (11.84)",
+    "railhead": lambda e: f"{_cap(_side(e.get('side')))} place a railhead at {_t(e.get('hex'))} (SCW 4)",
+    "blockade": _blockade,
+    "french-aid": lambda e: (f"French Aid die {_t(e.get('die'))}: French Aid is now {_t(e.get('pp'))} PP "
+                             "(SCW 3)"),
+    "aid-end-die": lambda e: (f"{_cap(_side(e.get('side')))} roll {_t(e.get('die'))} for the end of foreign "
+                              "aid (SCW 6)"),
+    "aid-ended": lambda e: f"Foreign aid ends: the dice match ({_t(e.get('dice'))}) (SCW 6)",
+    "weather-die": lambda e: f"{_cap(_side(e.get('side')))} roll {_t(e.get('die'))} for the weather (12.1)",
+    "weather": _weather,
+    "recognition-try": lambda e: (f"{_cap(_side(e.get('side')))} try for Foreign Recognition at Pacification "
+                                  f"Level {_t(e.get('level'))} (SCW 9B)"),
+    "recognition-dice": lambda e: (f"{_cap(_side(e.get('side')))} roll {_t(e.get('dice'))} for Foreign "
+                                   "Recognition (SCW 9B)"),
+    "recognition": _recognition,
+}
+
+
+def describe(e: Event) -> str:
+    """The sentence for one event; a kind this version does not know still reads as words."""
+    kind = str(e.get("kind", "?"))
+    say = SENTENCES.get(kind)
+    if say is not None:
+        text = say(e)
+    else:  # an event from a newer version of the rules: its facts without Python's notation
+        facts = "; ".join(f"{k.replace('_', ' ')} {_t(v)}" for k, v in e.items() if k != "kind")
+        text = f"{kind.replace('-', ' ').capitalize()}{': ' + facts if facts else ''}"
+    return _cap(text) if text.endswith((".", "!", "?")) else _cap(text) + "."

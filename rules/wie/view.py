@@ -4,6 +4,7 @@ pbem.present.render), tables and event sentences. Everything here is public."""
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 from typing import Any
 
 from pbem.kit.hexgrid import EVEN_COLUMNS_LOW as GRID
@@ -93,54 +94,153 @@ def summary_view(public: dict[str, Any]) -> dict[str, Any]:
     return {"map": map_picture(public), "tables": tables, "facts": facts}
 
 
-def describe(e: dict[str, Any]) -> str:
-    k = e.get("kind")
-    if k == "moved":
-        return f"{e['unit']} moved from {e['frm']} to {e['to']}"
-    if k == "combat":
-        lost = f"; eliminated: {', '.join(e['eliminated'])}" if e.get("eliminated") else ""
-        return (f"{str(e['side']).title()} attacked {e['hex']} ({e['att']} against {e['dfn']}, {e['column']}): "
-                f"die {e['die']}, {e['result']}{lost}")
-    if k == "air-combat":
-        more = (f"; {e['defender']} counter-attacked with {e['counter']}: die {e['counter_die']}, "
-                f"{e['counter_loss']} lost" if "counter" in e else "")
-        return (f"Air, {e['front']} front: {e['attacker']} attacked {e['defender']} with {e['points']}: die "
-                f"{e['die']}, {e['loss']} lost{more}")
-    if k == "air-superiority":
-        return (f"Air, {e['front']} front: {e['side']} has superiority over {e['over']} (excess {e['excess']}): "
-                f"die {e['die']}, {e['loss']} of its other missions lost")
-    if k == "associated":
-        return f"{' and '.join(e['sides'])} are now associated (69.0)"
-    if k == "association-broken":
-        return f"{e['side']} breaks its association with {e['other']} (69.0)"
-    if k == "belligerency":
-        return f"{' and '.join(e['sides'])}: {e['status']} ({e.get('why') or '71.0'})"
-    if k == "port-suppressed":
-        return f"{str(e['side']).title()} suppresses the port of {e['hex']} ([WiE-base 13.3])"
-    if k == "rome-seized":
-        return f"The Allied player has seized Rome ({e['hex']}, 71.2)"
-    if k in ("rail", "advanced"):
-        return f"{e['unit']} {'moved by rail' if k == 'rail' else 'advanced'} from {e['frm']} to {e['to']}"
-    if k == "attack-declared":
-        return f"{str(e['side']).title()} attacks {e['hex']} with {', '.join(e['attackers'])} (rolled in its next file)"
-    if k == "interdiction":
-        return f"{str(e['side']).title()} places an Air Interdiction marker on {e['hex']} (68.1)"
-    if k == "reinforcement":
-        return f"{str(e['side']).title()} reinforcement {e['unit']} ({e['type']}) arrives at {e['hex']}"
-    if k == "air-points":
-        return f"{str(e['side']).title()}: {e['points']} arriving air points join the {e['front']} front"
-    if k == "standing-order":
-        return f"{e['side']} will break its association with {e['other']} on entering the {e['at']} phase (69.0)"
-    if k == "political-points":
-        return f"Axis political points {e['change']:+d}: {e['why']} (71.4); now {e['total']}"
-    if k == "neutral":
-        by = f" (attacked by {e['by']})" if e.get("by") else ""
-        return f"{e['country']}: {e['status']}, control {e['control']}{by}"
-    if k in ("sailed", "landed"):
-        how = "sailed" if k == "sailed" else "landed by amphibious assault"
-        return f"{e['unit']} {how} from {e['frm']} to {e['to']} ([WiE-base 9])"
-    if k == "sea-interdiction":
-        return f"{e['what']} interdiction by {e['by']} of {e['unit']}: die {e['die']}, {e['result']}"
-    if k == "offer":
-        return f"{e['side']} offers {e['to']}: {e['what']}"
-    return f"{k}: " + ", ".join(f"{a}={b}" for a, b in e.items() if a != "kind")
+# --- event sentences ------------------------------------------------------------------------------
+# One entry of SENTENCES per event kind the rules record (tests/test_messages_games.py checks every
+# kind in the code has one). The values read as words: lists joined, a missing value "none".
+
+Event = dict[str, Any]
+
+
+def _t(v: Any) -> str:
+    """A value in words: lists joined, None (a field the event lacks) as 'unknown', booleans as yes/no."""
+    if v is None:
+        return "unknown"
+    if isinstance(v, bool):
+        return "yes" if v else "no"
+    if isinstance(v, (list, tuple)):
+        return ", ".join(_t(x) for x in v) or "none"
+    if isinstance(v, dict):
+        return ", ".join(f"{_t(k)} {_t(x)}" for k, x in v.items()) or "none"
+    return str(v)
+
+
+def _title(v: Any) -> str:
+    return _t(v).title()
+
+
+def _and(v: Any) -> str:
+    return " and ".join(_t(x) for x in v) if isinstance(v, (list, tuple)) else _t(v)
+
+
+def _signed(v: Any) -> str:
+    return f"{v:+d}" if isinstance(v, int) and not isinstance(v, bool) else _t(v)
+
+
+def _combat(e: Event) -> str:
+    lost = f"; eliminated: {_t(e['eliminated'])}" if e.get("eliminated") else ""
+    return (f"{_title(e.get('side'))} attacked {_t(e.get('hex'))} ({_t(e.get('att'))} against {_t(e.get('dfn'))}, "
+            f"{_t(e.get('column'))}): die {_t(e.get('die'))}, {_t(e.get('result'))}{lost}")
+
+
+def _air_combat(e: Event) -> str:
+    more = (f"; {_t(e.get('defender'))} counter-attacked with {_t(e.get('counter'))}: die "
+            f"{_t(e.get('counter_die'))}, {_t(e.get('counter_loss'))} lost" if "counter" in e else "")
+    return (f"Air, {_t(e.get('front'))} front: {_t(e.get('attacker'))} attacked {_t(e.get('defender'))} with "
+            f"{_t(e.get('points'))}: die {_t(e.get('die'))}, {_t(e.get('loss'))} lost{more}")
+
+
+def _moved(how: str) -> Callable[[Event], str]:
+    return lambda e: f"{_t(e.get('unit'))} {how} from {_t(e.get('frm'))} to {_t(e.get('to'))}"
+
+
+def _neutral(e: Event) -> str:
+    by = f" (attacked by {_t(e['by'])})" if e.get("by") else ""
+    why = f" ({_t(e['why'])})" if e.get("why") else ""
+    return f"{_t(e.get('country'))}: {_t(e.get('status'))}, control {_t(e.get('control'))}{by}{why}"
+
+
+def _raid(e: Event) -> str:
+    return (f"Strategic bombing of {_t(e.get('hex'))}: {_t(e.get('sb'))} SB points with {_t(e.get('escort'))} "
+            f"escort against {_t(e.get('interceptors'))} interceptors and {_t(e.get('aa'))} AA: "
+            f"{_t(e.get('lost'))} SB lost, {_t(e.get('dice'))} bombing dice ([WiE-base 24.3])")
+
+
+def _bombed(e: Event) -> str:
+    hits = e.get("hits")
+    got = "no hits" if hits in ("-", "", None) else f"hits {_t(hits)}"
+    return f"Bombing of {_t(e.get('hex'))}: dice {_t(e.get('dice'))}, {got} ([WiE-base 24.4])"
+
+
+def _partisans(e: Event) -> str:
+    return f"Western partisans: die {_t(e.get('die'))}, they join the {_title(e.get('side'))} player (73.6)"
+
+
+SENTENCES: dict[str, Callable[[Event], str]] = {
+    "moved": _moved("moved"),
+    "rail": _moved("moved by rail"),
+    "advanced": _moved("advanced"),
+    "sailed": lambda e: _moved("sailed")(e) + " ([WiE-base 9])",
+    "landed": lambda e: _moved("landed by amphibious assault")(e) + " ([WiE-base 9])",
+    "combat": _combat,
+    "attack-declared": lambda e: (f"{_title(e.get('side'))} attacks {_t(e.get('hex'))} with "
+                                  f"{_t(e.get('attackers'))} (rolled in its next file)"),
+    "air-combat": _air_combat,
+    "air-superiority": lambda e: (f"Air, {_t(e.get('front'))} front: {_t(e.get('side'))} has superiority over "
+                                  f"{_t(e.get('over'))} (excess {_t(e.get('excess'))}): die {_t(e.get('die'))}, "
+                                  f"{_t(e.get('loss'))} of its other missions lost"),
+    "associated": lambda e: f"{_and(e.get('sides'))} are now associated (69.0)",
+    "association-broken": lambda e: f"{_t(e.get('side'))} breaks its association with {_t(e.get('other'))} (69.0)",
+    "belligerency": lambda e: f"{_and(e.get('sides'))}: {_t(e.get('status'))} ({_t(e.get('why') or '71.0')})",
+    "port-suppressed": lambda e: (f"{_title(e.get('side'))} suppresses the port of {_t(e.get('hex'))} "
+                                  "([WiE-base 13.3])"),
+    "rome-seized": lambda e: f"The Allied player has seized Rome ({_t(e.get('hex'))}, 71.2)",
+    "interdiction": lambda e: (f"{_title(e.get('side'))} places an Air Interdiction marker on {_t(e.get('hex'))} "
+                               "(68.1)"),
+    "reinforcement": lambda e: (f"{_title(e.get('side'))} reinforcement {_t(e.get('unit'))} ({_t(e.get('type'))}) "
+                                f"arrives at {_t(e.get('hex'))}"),
+    "air-points": lambda e: (f"{_title(e.get('side'))}: {_t(e.get('points'))} arriving air points join the "
+                             f"{_t(e.get('front'))} front"),
+    "standing-order": lambda e: (f"{_t(e.get('side'))} will break its association with {_t(e.get('other'))} on "
+                                 f"entering the {_t(e.get('at'))} phase (69.0)"),
+    "political-points": lambda e: (f"Axis political points {_signed(e.get('change'))}: {_t(e.get('why'))} (71.4); "
+                                   f"now {_t(e.get('total'))}"),
+    "neutral": _neutral,
+    "sea-interdiction": lambda e: (f"{_t(e.get('what'))} interdiction by {_t(e.get('by'))} of {_t(e.get('unit'))}: "
+                                   f"die {_t(e.get('die'))}, {_t(e.get('result'))}"),
+    "offer": lambda e: f"{_t(e.get('side'))} offers {_t(e.get('to'))}: {_t(e.get('what'))}",
+    "interdiction-reserved": lambda e: (f"{_t(e.get('unit'))} faces {_t(e.get('rolls'))} interdiction dice, rolled "
+                                        "in the mover's next file ([WiE-base 13.6])"),
+    "raid": _raid,
+    "bomb-dice-reserved": lambda e: (f"{_t(e.get('rolls'))} bombing dice against {_t(e.get('hex'))} are rolled in "
+                                     "the bomber's next file ([WiE-base 24.4])"),
+    "bombed": _bombed,
+    "repair-die-reserved": lambda e: (f"The repair die for {_t(e.get('hex'))} is rolled in the owner's next file "
+                                      "([WiE-base 24.68])"),
+    "center-repair": lambda e: (f"Repair of {_t(e.get('hex'))}: die {_t(e.get('die'))}, {_t(e.get('hits'))} "
+                                "hits left ([WiE-base 24.68])"),
+    "collapse": lambda e: f"The German economy collapses on game-turn {_t(e.get('turn'))} (77.1)",
+    "german-production": lambda e: f"Germany spends {_t(e.get('points'))} production points (77.6)",
+    "grant": lambda e: f"The Soviet Union grants the Axis {_t(e.get('points'))} resource points a cycle (74.41)",
+    "fortified": lambda e: f"{_title(e.get('side'))} builds a fortification at {_t(e.get('hex'))}",
+    "reformed": lambda e: (f"{_t(e.get('unit'))} is reformed into the division {_t(e.get('division'))} at "
+                           f"{_t(e.get('hex'))}"),
+    "rebuilt": lambda e: f"{_t(e.get('unit'))} is rebuilt at {_t(e.get('hex'))}",
+    "england-surrender": lambda e: f"England surrenders on game-turn {_t(e.get('turn'))}: the Axis holds London",
+    "soviet-surrender": lambda e: f"The Soviet Union surrenders on game-turn {_t(e.get('turn'))} (74.9)",
+    "partisan-die-reserved": lambda e: ("The die for the Western partisans is rolled in the Soviet player's next "
+                                        "file (73.6)"),
+    "western-partisans": _partisans,
+    "winter-war": lambda e: f"The Soviet player decides the Winter War: {_t(e.get('choice'))} (72.0)",
+    "winter-war-territory": lambda e: (f"The Winter War makes {_t(e.get('hexes'))} Soviet territory (72.3)"),
+    "coin-reserved": lambda e: (f"Control of {_t(e.get('country'))}, between {_and(e.get('between'))}, is decided "
+                                "by a coin thrown in the attacker's next file (73.11)"),
+    "siberians": lambda e: f"Siberian {_t(e.get('type'))} {_t(e.get('unit'))} arrives at {_t(e.get('hex'))}",
+    "rail-repaired": lambda e: f"{_title(e.get('side'))} repairs the railway at {_t(e.get('hexes'))}",
+    "deployed": lambda e: f"{_t(e.get('unit'))} is deployed at {_t(e.get('hex'))}",
+    "dropped": lambda e: (f"Airborne {_t(e.get('type'))} {_t(e.get('unit'))} drops on {_t(e.get('hex'))} "
+                          "([WiE-base 13.5])"),
+}
+
+
+def describe(e: Event) -> str:
+    """The sentence for one event; a kind this version does not know still reads as words. A
+    sentence that does not already end in a stop or a closing bracket ends with a period."""
+    kind = str(e.get("kind", "?"))
+    say = SENTENCES.get(kind)
+    if say is not None:
+        text = say(e)
+    else:  # an event from a newer version of the rules: its facts without Python's notation
+        facts = "; ".join(f"{k.replace('_', ' ')} {_t(v)}" for k, v in e.items() if k != "kind")
+        text = f"{kind.replace('-', ' ').capitalize()}{': ' + facts if facts else ''}"
+    text = text[:1].upper() + text[1:]
+    return text if text.endswith((".", "!", "?", ")", "]")) else text + "."
