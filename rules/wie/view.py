@@ -196,7 +196,9 @@ SENTENCES: dict[str, Callable[[Event], str]] = {
                                    f"now {_t(e.get('total'))}"),
     "neutral": _neutral,
     "sea-interdiction": lambda e: (f"{_t(e.get('what'))} interdiction by {_t(e.get('by'))} of {_t(e.get('unit'))}: "
-                                   f"die {_t(e.get('die'))}, {_t(e.get('result'))}"),
+                                   f"die {_t(e.get('die'))}, "
+                                   + ("the unit and its transport point are lost ([WiE-base 13.6])"
+                                      if e.get("result") == "D" else "no effect")),
     "offer": lambda e: f"{_t(e.get('side'))} offers {_t(e.get('to'))}: {_t(e.get('what'))}",
     "interdiction-reserved": lambda e: (f"{_t(e.get('unit'))} faces {_t(e.get('rolls'))} interdiction dice, rolled "
                                         "in the mover's next file ([WiE-base 13.6])"),
