@@ -149,7 +149,8 @@ MAP_HEADER = f"""\
 #   WEATHER  cold | mild | warm                                 (1.3.9; authored lines)
 #   coastal  a land hex with a coast on a sea zone (1.3.3)
 #   sea=     sea zones of a water hex or a coastal hex (1.3.6)
-#   area=    Overseas Areas (16.0): albania, rhodes (Italy), crete (Greece), cyprus (UK)
+#   area=    Overseas Areas (16.0): albania, rhodes (Italy), crete (Greece), cyprus (UK);
+#            occupied-ussr: Occupied USSR, west of the Disputed border (2.2, 10.3.6, 13.2)
 #   river= / water=  hexside features on the listed sides (N NE SE S SW NW), on BOTH hexes;
 #            water= is a water hexside between two land hexes (no ground unit crosses it).""".split("\n")
 

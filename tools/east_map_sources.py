@@ -182,6 +182,14 @@ AREAS: list[tuple[str, str, Poly]] = [
     ("rhodes", "ITA", [(26.5, 37.6), (28.6, 37.6), (28.6, 35.7), (26.5, 35.7)]),
     ("crete", "GRE", [(23.3, 35.8), (26.5, 35.8), (26.5, 34.7), (23.3, 34.7)]),
     ("cyprus", "UK", [(32.0, 35.8), (35.0, 35.8), (35.0, 34.5), (32.0, 34.5)]),
+    # Occupied USSR (USE 2.2, 10.3.6, 13.2): AUTHORED.  The seed prints no map; its Disputed border
+    # follows the 1918 Brest-Litovsk line, where the German occupation stopped: the Baltic,
+    # Belarus and the Ukraine west of Leningrad-Smolensk-Kursk-Rostov, with the Crimea.  On this map
+    # that is every USSR hex west of the Kursk (51.7N 36.2E) - Rostov (47.2N 39.7E) line and the
+    # Crimea up to the Kerch Strait; the Kuban (Taman) east of the strait stays USSR.  Listed hexes
+    # are map.txt's ``area=occupied-ussr`` (the border is active only under the Moscow Treaty).
+    ("occupied-ussr", "USSR", [(20.0, 56.0), (32.05, 56.0), (32.05, 54.78), (36.19, 51.73), (39.71, 47.24),
+                               (38.5, 46.6), (36.6, 45.3), (36.6, 44.0), (20.0, 44.0)]),
 ]
 
 # (id, name, adjacent zones).  The Turkish Straits are closed to the warships of belligerents

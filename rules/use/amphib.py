@@ -47,6 +47,7 @@ from .movement import enemy_presence, enter_hex, stack_conflict, step_cost
 from .politics import entry_ban, may_attack
 from .refusals import illegal
 from .seamarks import check_temporary, friendly_port
+from .sideweather import weather_for
 from .state import (
     State,
     Unit,
@@ -184,7 +185,7 @@ def _target(state: State, b: Board, order: Order, faction: str, g: Unit) -> tupl
     h: str = order["target"]
     if not b.on_map(h) or b.is_water(h) or not b.zones_of(h):
         illegal(order, f"{h} is not a coastal land hex", "6.3.2")
-    if state["weather"].get(b.zone[h]) == "severe":
+    if weather_for(state, b, h, faction) == "severe":  # USE 15.23: the invader's own weather
         illegal(order, f"Severe weather at {h}: no Amphibious Invasions", "11.0")
     d = ground_at(state, h)
     if d is not None and enemies(faction_of(state, d), faction):

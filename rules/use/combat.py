@@ -9,9 +9,10 @@ from __future__ import annotations
 from typing import Any
 
 from . import eventplay, landing, politics, seamarks
-from .airduel import Roller, air_duel, boost, harsh, weather_at
+from .airduel import Roller, air_duel, boost, harsh
 from .geo import Board, terrain_chart
 from .movement import enter_hex
+from .sideweather import weather_for
 from .state import (
     Combat,
     State,
@@ -209,12 +210,14 @@ def resolve_ground(state: State, b: Board, c: Combat, att_value: dict[str, Any],
     prim = attackers[0]
     att_commit = bool(att_value.get("commit"))
     def_commit = bool(c["def_commit"])
-    w = weather_at(state, b, target)
+    # USE 11.0 / 15.23: each side reads its own weather (sideweather.py)
+    w = {"att": weather_for(state, b, target, c["attacker"]), "def": weather_for(state, b, target, c["defender"])}
     att_hexes = [hex_of(u) for u in attackers]
     air_drm = _air_support(state, b, c, att_value.get("air") if att_commit else None,
                            c["def_air"] if def_commit else None, w, roll, events)
     a_parts, d_parts, iso = _drm_parts(state, b, c, attackers, dfn, w, air_drm, att_commit, def_commit)
-    eventplay.ground(state, b, c, attackers, dfn, boost(w), a_parts, d_parts, events)  # USE 14.x
+    eventplay.ground(state, b, c, attackers, dfn, {k: boost(v) for k, v in w.items()}, a_parts, d_parts,
+                     events)  # USE 14.x
     seamarks.ground(state, b, c, a_parts)  # USE 14.17: Surprise Attack in a land hex
     a_drm = cap(sum(a_parts.values()))
     d_drm = cap(sum(d_parts.values()))
@@ -222,8 +225,8 @@ def resolve_ground(state: State, b: Board, c: Combat, att_value: dict[str, Any],
     # Step 5: dice. DECISION: halvings do not stack; a value is halved once at most.
     a_die = roll.d6(f"combat {target} attacker")
     d_die = roll.d6(f"combat {target} defender")
-    a_halve = dfn["fort"] or prim["supply"] == "no" or w == "severe"
-    d_halve = dfn["supply"] == "no" or w == "severe"
+    a_halve = dfn["fort"] or prim["supply"] == "no" or w["att"] == "severe"
+    d_halve = dfn["supply"] == "no" or w["def"] == "severe"
     a_fin = final_value(a_die, a_drm, a_halve)
     d_fin = final_value(d_die, d_drm, d_halve)
     result = crt_result(a_fin, d_fin)
@@ -239,7 +242,7 @@ def resolve_ground(state: State, b: Board, c: Combat, att_value: dict[str, Any],
         landing.after_assault(state, b, c, by_sea, events)
 
 
-def _air_support(state: State, b: Board, c: Combat, a_uid: str | None, d_uid: str | None, w: str,
+def _air_support(state: State, b: Board, c: Combat, a_uid: str | None, d_uid: str | None, w: dict[str, str],
                  roll: Roller, events: Events) -> dict[str, int]:
     """5.1 steps 2-3: only a committed side may add an air unit (``a_uid``/``d_uid`` are None
     otherwise); two air units fight first. The air support DRM of each side."""
@@ -250,16 +253,16 @@ def _air_support(state: State, b: Board, c: Combat, a_uid: str | None, d_uid: st
     if a_air and d_air:
         win = air_duel(state, b, a_air, d_air, target, roll, events)
         if win in ("att", "def"):
-            air_drm[win] = boost(w)
+            air_drm[win] = boost(w[win])
     else:
         for side, u in (("att", a_air), ("def", d_air)):
             if u:
-                air_drm[side] = boost(w)
+                air_drm[side] = boost(w[side])
                 add_sorties(u, 1)  # USE 6.2.3: 1 Sortie if no air combat was fought
     return air_drm
 
 
-def _drm_parts(state: State, b: Board, c: Combat, attackers: list[Unit], dfn: Unit, w: str,
+def _drm_parts(state: State, b: Board, c: Combat, attackers: list[Unit], dfn: Unit, w: dict[str, str],
                air_drm: dict[str, int], att_commit: bool, def_commit: bool
                ) -> tuple[dict[str, int], dict[str, int], bool]:
     """Step 4: each side's DRMs by cause, and whether the defender is Isolated."""
@@ -276,18 +279,18 @@ def _drm_parts(state: State, b: Board, c: Combat, attackers: list[Unit], dfn: Un
     # DECISION: a side gets the Tank DRM when any of its units in the combat is a Tank; an
     # attacker never gets it against terrain the chart marks tank_drm = false.
     tank_ok = chart.terrain[b.terrain[target]].tank_drm
-    if tank_ok and any(u["kind"] == "tank" for u in attackers) and boost(w):
-        a_parts["tank"] = boost(w)
-    if dfn["kind"] == "tank" and boost(w):
-        d_parts["tank"] = boost(w)
+    if tank_ok and any(u["kind"] == "tank" for u in attackers) and boost(w["att"]):
+        a_parts["tank"] = boost(w["att"])
+    if dfn["kind"] == "tank" and boost(w["def"]):
+        d_parts["tank"] = boost(w["def"])
     if len(attackers) > 1:
         a_parts["additional attackers"] = tab["combat_drm"]["additional_attacker"] * (len(attackers) - 1)
     if prim["supply"] != "full":
         a_parts["supply"] = -2  # USE 7.1
     if dfn["supply"] != "full":
         d_parts["supply"] = -2
-    if harsh(w):
-        a_parts[f"{w} weather"] = -2  # USE 11.0 (Severe includes it: see harsh)
+    if harsh(w["att"]):
+        a_parts[f"{w['att']} weather"] = -2  # USE 11.0 (Severe includes it: see harsh)
     if att_commit:
         a_parts["will commit"] = tab["will_commit"]["drm"]
     if def_commit:

@@ -24,19 +24,25 @@ DECISIONS (the seed gives each event in one line):
   box set up at their ``setup`` hex when it is of their country (an Overseas Area for 13.4)
   and free, else go to the Mobilization box (8.3 places them later).
 * Mediterranean Crisis (13.4): an Axis ground unit enters a hex of a country, other than France
-  and the UK, that has a land hex next to a French or UK Overseas Area hex. The emergency convoy
-  shipping is not modelled (no rule text says what it moves).
+  and the UK, that has a land hex next to a French or UK Overseas Area hex.
+* "Emergency convoy shipping" (13.4) is how the French and UK Reserves reach their Overseas
+  Areas: at once, with no Naval Transport action, no convoy or warship, no Sortie and no
+  interception or air/naval combat, whatever enemy units are at sea or in the air. A Reserve
+  whose set-up hex is taken (enemy, full stack, enemy city or fort) lands in another hex of that
+  Overseas Area (a port first, then the nearest), and only when none has room goes to the
+  Mobilization box.
 * Northern/Southern Border (13.6/13.7): Finland/Turkey becomes active, or an Axis ground unit
   enters a USSR hex numbered 16xx (north) / 36xx (south), the "hex row" of the seed. Two full
   strength USSR ground units of the Conditional box (lowest ids) are placed at their setup
   hex if free, else in the Soviet-held USSR city with room nearest the trigger.
-* USSR collapse (13.2): after the Collapse Procedure, the cities of the map area
-  ``occupied-ussr`` come under Axis control, Soviet units there are repatriated (10.4; to the
-  Mobilization box when no hex takes them), USSR Guards on the Turn Track (ids holding "GDS"
+* USSR collapse (13.2): after the Collapse Procedure the Moscow Treaty comes into effect first
+  (its marker in the next turn's box, policies.py), which makes the Occupied USSR border active
+  (occupied.py): the cities of the map area ``occupied-ussr`` come under Axis control, Soviet
+  units there are repatriated (10.4, never behind the border; to the Mobilization box when no
+  hex takes them), USSR Guards on the Turn Track (ids holding "GDS"
   or "GUARDS": counters carry no Guards flag) arrive 12 turns later, Germany's Conditional
   ground unit goes to the Mobilization box and Germany gains 10 Will (both the first time
-  only), and the Moscow Treaty comes into effect with its marker in the next turn's box
-  (policies.py). The Political Success marker is the Diplomacy rules' (not drawn here).
+  only). The Political Success marker is the Diplomacy rules' (not drawn here).
 """
 
 from __future__ import annotations
@@ -201,8 +207,10 @@ def border(state: State, b: Board, name: str, h: str | None, events: Events) -> 
 def _room(state: State, b: Board, u: Unit, h: str, code: str, overseas: bool | None) -> bool:
     """``h`` of ``code`` takes ``u`` (3.3, no enemy unit, city or fort); ``overseas`` True: an
     Overseas Area hex, False: Mainland, None: either."""
+    from .occupied import occupied
+
     f = faction_of(state, u)
-    if b.country.get(h) != code or b.is_water(h) or b.ground_prohibited(h):
+    if b.country.get(h) != code or b.is_water(h) or b.ground_prohibited(h) or occupied(state, b, h):
         return False
     if overseas is not None and b.mainland(h) == overseas:
         return False
@@ -245,28 +253,56 @@ def _reserves(state: State, b: Board, codes: tuple[str, ...], overseas: bool, ev
         if u["country"] not in codes or u["box"] != "reserves" or not _active(state, u["country"]):
             continue
         setup = u.get("setup")
-        if setup and _room(state, b, u, setup, u["country"], overseas=True if overseas else None):
-            u.update({"hex": setup, "box": None, "supply": "full", "fort": False, "sm": False})
-            events.append({"kind": "arrival", "unit": uid, "to": setup})
+        dest = setup if setup and _room(state, b, u, setup, u["country"], overseas=True if overseas else None) \
+            else _convoy_hex(state, b, u, setup) if overseas else None
+        if dest is not None:
+            u.update({"hex": dest, "box": None, "supply": "full", "fort": False, "sm": False})
+            ev: dict[str, Any] = {"kind": "arrival", "unit": uid, "to": dest}
+            if overseas:
+                ev["why"] = "emergency convoy shipping (13.4)"
+            events.append(ev)
         else:
             u.update({"hex": None, "box": "mobilization"})
             events.append({"kind": "arrival", "unit": uid, "to": "mobilization"})
 
 
+def _convoy_hex(state: State, b: Board, u: Unit, setup: str | None) -> str | None:
+    """USE 13.4 emergency convoy shipping (module DECISIONS): a Reserve whose set-up hex is taken
+    lands elsewhere in that Overseas Area (any of its country's when the set-up hex is in none):
+    a port first, then the hex nearest its set-up hex."""
+    code = u["country"]
+    area = b.area.get(setup) if setup and b.country.get(setup) == code else None
+    spots = [h for h in b.terrain if b.country.get(h) == code and b.area.get(h) in OVERSEAS
+             and (area not in OVERSEAS or b.area.get(h) == area)
+             and _room(state, b, u, h, code, overseas=True)]
+    if not spots:
+        return None
+
+    def rank(h: str) -> tuple[bool, int, str]:
+        city = b.city(h)
+        return (not (city is not None and city.port), b.distance(h, setup) if setup in b.terrain else 0, h)
+
+    return min(spots, key=rank)
+
+
 def ussr_collapse(state: State, b: Board, events: Events, change_will: ChangeWill) -> None:
     """USE 13.2 Major Power Special Collapse of the USSR, after the Collapse Procedure."""
     from .homedef import repatriate
+    from .occupied import AREA, occupy
 
-    for h in sorted(b.cities):
-        if b.area.get(h) == "occupied-ussr" and state["control"].get(h) != "axis":
-            events.append({"kind": "control", "hex": h, "from": state["control"].get(h), "to": "axis",
-                           "why": "Occupied USSR (13.2)"})
-            state["control"][h] = "axis"
+    # The treaty first: it makes the Occupied USSR border active (occupied.py), so that no
+    # repatriated unit is put back behind it.
+    if "moscow-treaty" not in state["policies"]:
+        state["policies"] = sorted([*state["policies"], "moscow-treaty"])
+        extra: Any = state  # policies.py's optional key
+        extra["moscow_treaty_turn"] = state["turn"] + 1
+        events.append({"kind": "marker-placed", "marker": "moscow-treaty", "country": "USSR"})
+    occupy(state, b, events)
     for uid in sorted(state["units"]):
         u = state["units"][uid]
         if faction_of(state, u) != "soviet" or u["box"] is not None or u["hex"] is None:
             continue
-        if b.area.get(u["hex"]) == "occupied-ussr" and not repatriate(
+        if b.area.get(u["hex"]) == AREA and not repatriate(
                 state, b, u, {"units": 1, "within": None, "of": None}, events):
             u.update({"hex": None, "box": "mobilization", "fort": False})
             events.append({"kind": "arrival", "unit": uid, "to": "mobilization"})
@@ -283,8 +319,3 @@ def ussr_collapse(state: State, b: Board, events: Events, change_will: ChangeWil
                 events.append({"kind": "conditional-unit", "unit": uid, "to": "mobilization"})
                 break
         change_will(state, b, "GER", GERMAN_GAIN, "USSR collapsed (13.2)", events)
-    if "moscow-treaty" not in state["policies"]:
-        state["policies"] = sorted([*state["policies"], "moscow-treaty"])
-        extra: Any = state  # policies.py's optional key
-        extra["moscow_treaty_turn"] = state["turn"] + 1
-        events.append({"kind": "marker-placed", "marker": "moscow-treaty", "country": "USSR"})

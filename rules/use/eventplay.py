@@ -101,10 +101,11 @@ def _minor_without_air_or_tanks(state: State, u: Unit) -> bool:
                    and (is_air(o) or o["kind"] == "tank") for o in state["units"].values())
 
 
-def ground(state: State, b: Board, c: Any, attackers: list[Unit], dfn: Unit, boost: int,
+def ground(state: State, b: Board, c: Any, attackers: list[Unit], dfn: Unit, boost: dict[str, int],
            a_parts: dict[str, int], d_parts: dict[str, int], events: Events) -> None:
     """USE 14.4-14.6, 14.13, 14.14, 14.18, 14.19 in a ground combat: the DRM parts of the
-    markers each side has ready (combat._drm_parts calls this last)."""
+    markers each side has ready (combat._drm_parts calls this last). ``boost``: each side's
+    11.0 Tank DRM by its own weather ("att"/"def", sideweather.py)."""
     if c["kind"] not in GROUND or not attackers:
         return
     target = c["target"]
@@ -129,9 +130,9 @@ def ground(state: State, b: Board, c: Any, attackers: list[Unit], dfn: Unit, boo
         if f == "western" and use("ultra"):
             own["ultra"] = 1
         tank_ok = side == "def" or terrain_chart().terrain[b.terrain[target]].tank_drm
-        if (prim["kind"] != "tank" and not prim.get("shock") and "tank" not in own and boost and tank_ok
+        if (prim["kind"] != "tank" and not prim.get("shock") and "tank" not in own and boost[side] and tank_ok
                 and use("tanks")):
-            own["tanks"] = boost
+            own["tanks"] = boost[side]
 
 
 def air(state: State, att: Unit, dfn: Unit, att_side: str | None, def_side: str | None,

@@ -103,8 +103,10 @@ def home_cities(state: State, b: Board, code: str, req: HomeDefense, near: str) 
 
 
 def _can_place(state: State, b: Board, unit: Unit, h: str, code: str) -> bool:
+    from .occupied import occupied  # USE 10.3.6: not behind an active Occupied USSR border
+
     faction = faction_of(state, unit)
-    if b.ground_prohibited(h) or b.country.get(h) != code or not b.mainland(h):
+    if b.ground_prohibited(h) or b.country.get(h) != code or not b.mainland(h) or occupied(state, b, h):
         return False
     if b.city(h) is not None and enemies(state["control"].get(h), faction):
         return False

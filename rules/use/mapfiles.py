@@ -75,6 +75,9 @@ def _hex_check(countries: set[str]) -> HexCheck:
                 issues.add(rec.file, rec.line, f"hex {h}: only a land hex can be coastal")
         elif country not in countries:
             issues.add(rec.file, rec.line, f"hex {h}: unknown country {country!r}")
+        if rec.attrs.get("area") == "occupied-ussr" and (hx.terrain == "water" or country != "USSR"):
+            # USE 10.3.6 / 13.2: Occupied USSR is USSR land west of its Disputed border (occupied.py)
+            issues.add(rec.file, rec.line, f"hex {h}: area=occupied-ussr must be a USSR land hex")
 
     return check
 

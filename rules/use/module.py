@@ -11,7 +11,7 @@ from pbem.kit.orders import rollback
 from pbem.kit.sequence import phase_name
 from pbem.rulesapi import Action, Outcome, Pending, RulesModule, Scenario
 
-from . import actions, activation, geo, orders, seating, sequence, strictdice, verbs
+from . import actions, activation, geo, orders, partners, seating, sequence, strictdice, verbs
 from .refusals import illegal
 from .state import State, clone
 from .verbs import TABLE, Turn
@@ -73,7 +73,7 @@ class UseRules(RulesModule):
         if sides:
             held = seating.seats_for(seats, sides)
             return Scenario(rules=self.name, name=name, title=f"{sc.title} ({len(held)} players)", digest=sc.hash,
-                            seats=held, data=sc, sides=sides)
+                            seats=held, data=sc, sides=seating.whole(sides))
         return Scenario(rules=self.name, name=sc.name, title=sc.title, digest=sc.hash, seats=seats, data=sc)
 
     def warm(self) -> None:
@@ -100,6 +100,7 @@ class UseRules(RulesModule):
             public["will_commit_air"] = mode  # absent: as written, so older states read the same
         if scenario.sides:  # absent when every faction is a seat, so other states read the same
             public["seats"] = {s: list(f) for s, f in scenario.sides.items()}
+        partners.install(public, seating.partners(seating.resolve(scenario.name)[1]))
         return public, {s: None for s in seats}
 
     def initial_reservations(self, public: Any) -> dict[str, int]:
@@ -113,9 +114,9 @@ class UseRules(RulesModule):
         p = sequence.pending(public)
         if p is None:
             return None
-        faction, kind, wanted = p
+        _, kind, wanted = p
         options: tuple[str, ...] = ("yes", "no") if kind == "will-commit" else ()
-        return Pending(seat=seating.seat_of(public, faction), phase=sequence.phase_label(public), wanted=wanted,
+        return Pending(seat=partners.seat_for(public, p), phase=sequence.phase_label(public), wanted=wanted,
                        kind=kind, options=options, turn=int(public["turn"]))
 
     def result(self, public: Any) -> str | None:
@@ -140,7 +141,7 @@ class UseRules(RulesModule):
     def apply(self, public: Any, private: dict[str, Any], seat: str, parsed: Any, ctx: Any) -> Outcome:
         s = clone(public)
         events: Events = []
-        run_file(s, seating.acting(public, seat), parsed["orders"], ctx, events, None)
+        run_file(s, seating.acting(public, seat), parsed["orders"], ctx, events, None, by=seat)
         for e in events:
             kind = e.pop("kind")
             ctx.event(kind, **e)
@@ -158,7 +159,7 @@ class UseRules(RulesModule):
         s = clone(public)
         try:
             run_file(s, seating.acting(public, seat), parsed, ctx if ctx is not None else ScriptedContext(seat, seq=0),
-                     [], errors)
+                     [], errors, by=seat)
         except OrderError as e:
             errors.append(e)
         return errors
@@ -169,7 +170,10 @@ class UseRules(RulesModule):
         return template(public, seating.acting(public, seat))
 
     def legal_actions(self, public: Any, private: Any, seat: str) -> list[Action]:
-        return verbs.legal_actions(public, seating.acting(public, seat))
+        if partners.split(public) and (p := sequence.pending(public)) and partners.seat_for(public, p) != seat:
+            return []  # the other part of a split faction's step (partners.py)
+        faction = seating.acting(public, seat)
+        return partners.offers(public, seat, faction, verbs.legal_actions(public, faction))
 
     def summary_view(self, public: Any, private: Any | None, seat: str | None) -> dict[str, Any]:
         from .view import summary_view
@@ -196,7 +200,7 @@ class UseRules(RulesModule):
                                   ("def_die", event.get("def_side") or _unit_faction(public, event.get("defender")))):
                 die = event.get(die_key)
                 if isinstance(die, int) and not isinstance(die, bool):
-                    out.append((seating.seat_of(public, str(seat or author)), 6, die))
+                    out.append((partners.dice_seat(public, str(seat or author), author), 6, die))
             return out
         die = event.get("die")
         if not isinstance(die, int) or isinstance(die, bool):
@@ -204,7 +208,7 @@ class UseRules(RulesModule):
         if kind == "weather":
             return [(seating.seat_of(public, "axis"), 6, die)]
         seat = event.get("faction") or event.get("by") or author
-        return [(seating.seat_of(public, str(seat)), 6, die)]
+        return [(partners.dice_seat(public, str(seat), author), 6, die)]
 
     def demo_script(self, scenario: str) -> str | None:
         from .scenario import scenario_dir
@@ -242,8 +246,9 @@ def _unit_faction(public: Any, ref: Any) -> str | None:
 
 
 def run_file(s: State, seat: str, parsed: list[Order], ctx: Any, events: Events,
-             errors: list[OrderError] | None) -> None:
-    """Apply one file's orders to ``s`` (a private copy). ``errors``: collect instead of raising."""
+             errors: list[OrderError] | None, by: str | None = None) -> None:
+    """Apply one file's orders to ``s`` (a private copy). ``errors``: collect instead of raising.
+    ``seat``: the faction the file acts for; ``by``: the seat that sent it (partners.py)."""
     b = geo.board(s)
     if s["over"]:
         illegal(None, f"the game is over: {s['over']}", "12.1")
@@ -252,6 +257,7 @@ def run_file(s: State, seat: str, parsed: list[Order], ctx: Any, events: Events,
         who = p[0] if p else "nobody"
         illegal(None, f"it is {who}'s turn to act, not {seat}'s", "1.2",
                 "run 'pbem status' to see whose move it is")
+    partners.check_seat(s, by, sequence.pending)
     # Steps that need this seat's dice or openings but no choice come first, so that no roll
     # is known while a choice is open (strict dice burns what a file leaves unrolled): orders
     # that waited for their dice, the turn's first rolls (11.0) and the resolution of combats
@@ -270,19 +276,21 @@ def run_file(s: State, seat: str, parsed: list[Order], ctx: Any, events: Events,
     for o in parsed:
         b = geo.board(s)  # an order may cede an area or create a country (13.2.2, 16.0)
         if errors is None:
-            resolving = run_order(s, b, seat, o, ctx, events, resolving)
+            resolving = run_order(s, b, seat, o, ctx, events, resolving, by)
             continue
         try:
             # Checking a file: a refused order leaves no trace and the next one is checked too.
             with rollback(s, clone):
-                resolving = run_order(s, b, seat, o, ctx, events, resolving)
+                resolving = run_order(s, b, seat, o, ctx, events, resolving, by)
         except OrderError as e:
             errors.append(e)
 
 
-def run_order(s: State, b: geo.Board, seat: str, o: Order, ctx: Any, events: Events, resolving: bool) -> bool:
+def run_order(s: State, b: geo.Board, seat: str, o: Order, ctx: Any, events: Events, resolving: bool,
+              by: str | None = None) -> bool:
     """Apply one order; in strict dice mode an order that needs dice waits for the author's
     next file (strictdice.py)."""
+    partners.check_order(s, seat, by, o, sequence.pending)
     t = Turn(s, b, seat, ctx, events, resolving)
     if not strictdice.strict(ctx):
         _run_order(t, o)
@@ -364,7 +372,10 @@ def goto_phase(s: State, b: geo.Board, seat: str, o: Order, want: str, ctx: Any,
             break
         if s["phase"] == "actions":
             activation.end_activation(s, events)
+        part = s.get("part")
         sequence.advance(s, b, events, ctx)
+        if s.get("part") != part:
+            break  # the other seat of a split faction plays next (partners.py)
         p = sequence.pending(s)
         if p is None or p[0] != seat:
             break

@@ -11,6 +11,7 @@ from typing import Any
 from . import politics, supply
 from .geo import Board, terrain_chart
 from .refusals import illegal
+from .sideweather import weather_for
 from .state import (
     Activation,
     State,
@@ -59,8 +60,7 @@ def attack_cost(state: State, b: Board, a: str, h: str, faction: str) -> int | N
     base = step_cost(state, b, a, h, faction)
     if base is None:
         return None
-    weather = state["weather"][b.zone[h]]
-    plus: int = terrain_chart().attack_mp[weather]
+    plus: int = terrain_chart().attack_mp[weather_for(state, b, h, faction)]  # USE 15.23: the mover's
     return base + plus
 
 

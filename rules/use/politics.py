@@ -60,12 +60,10 @@ def entry_ban(state: State, b: Board, unit: Unit, h: str, purpose: str,
             return "10.3.4", f"Appeasement: Axis units cannot enter Western country {code}"
         if faction == "western" and owner not in (None, "western"):
             return "10.3.4", f"Appeasement: Western units cannot enter enemy country {code}"
-    if policy(state, "moscow-treaty") and faction == "axis" and code == "USSR" and status == "active":
-        return "10.3.6", "Moscow Treaty: Axis units cannot enter active USSR"
-    if policy(state, "moscow-treaty") and unit["country"] == "USSR" and code != "USSR":
-        # DECISION: "cannot leave active USSR" binds USSR counters (Map Boxes have no country:
-        # the Central Russia box stays open); supply lines are not units and may cross.
-        return "10.3.6", f"Moscow Treaty: USSR units cannot leave the USSR (hex {h} is in {code})"
+    if policy(state, "moscow-treaty"):
+        ban = _treaty_ban(state, b, unit, h, code, status == "active")
+        if ban:
+            return ban
     if policy(state, "cooperation-limits") and not (purpose == "strategic" and not final):
         home = unit["country"]
         if faction == "soviet" and code in ("FRA", "UK"):
@@ -75,6 +73,23 @@ def entry_ban(state: State, b: Board, unit: Unit, h: str, purpose: str,
         if (home not in COOP_EXEMPT and code not in COOP_EXEMPT and code != home
                 and owner == faction):
             return "10.3.2", f"Cooperation Limits: {home} counters cannot enter friendly minor country {code}"
+    return None
+
+
+def _treaty_ban(state: State, b: Board, unit: Unit, h: str, code: str, active: bool) -> tuple[str, str] | None:
+    """USE 10.3.6: "cannot leave active USSR" and "Axis cannot enter active USSR"; Occupied USSR
+    (occupied.py) is conquered land, not active USSR: the Axis may enter it, USSR counters may not.
+    DECISION: "cannot leave active USSR" binds USSR counters (Map Boxes have no country: the
+    Central Russia box stays open); supply lines are not units and may cross."""
+    from .occupied import occupied
+
+    behind = occupied(state, b, h)
+    if faction_of(state, unit) == "axis" and code == "USSR" and active and not behind:
+        return "10.3.6", "Moscow Treaty: Axis units cannot enter active USSR"
+    if unit["country"] == "USSR" and behind:
+        return "10.3.6", f"Moscow Treaty: hex {h} is Occupied USSR (conquered); USSR units cannot leave active USSR"
+    if unit["country"] == "USSR" and code != "USSR":
+        return "10.3.6", f"Moscow Treaty: USSR units cannot leave the USSR (hex {h} is in {code})"
     return None
 
 

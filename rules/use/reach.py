@@ -14,10 +14,10 @@ from typing import cast
 
 from . import politics
 from .activation import activation_after
-from .airduel import weather_at
 from .combat import _drm_parts
 from .geo import Board
 from .movement import stack_conflict, step_cost
+from .sideweather import weather_for
 from .state import Combat, State, Unit, enemies, faction_of, hex_of, is_ground, units_at
 from .zoc import ezoc_sources, units_by_hex
 
@@ -92,12 +92,13 @@ def drm_note(s: State, b: Board, attackers: list[Unit], target: str, kind: str) 
     dfn = next((u for u in units_at(s, target) if is_ground(u)), None)
     if dfn is None or not attackers:
         return ""
-    w = weather_at(s, b, target)
+    att_f, def_f = faction_of(s, attackers[0]), faction_of(s, dfn)
+    w = {"att": weather_for(s, b, target, att_f), "def": weather_for(s, b, target, def_f)}  # USE 15.23
     probe = cast(Combat, {"target": target, "kind": kind})  # _drm_parts reads the target only
     a_parts, d_parts, _iso = _drm_parts(s, b, probe, attackers, dfn, w, {"att": 0, "def": 0}, False, False)
     prim = attackers[0]
-    halved = [side for side, yes in (("attacker", dfn["fort"] or prim["supply"] == "no" or w == "severe"),
-                                      ("defender", dfn["supply"] == "no" or w == "severe")) if yes]
+    halved = [side for side, yes in (("attacker", dfn["fort"] or prim["supply"] == "no" or w["att"] == "severe"),
+                                      ("defender", dfn["supply"] == "no" or w["def"] == "severe")) if yes]
     note = f"vs {dfn['id']}: DRM attacker {_signed(a_parts)}; defender {_signed(d_parts)}"
     if halved:
         note += f"; {' and '.join(halved)} halved"

@@ -150,6 +150,10 @@ def enter_step(state: State, b: Board, phase: str, faction: str | None, events: 
 
 def advance(state: State, b: Board, events: Events, ctx: Any = None) -> None:
     """Move past the current step, then through every step that needs nobody."""
+    from .partners import hand_over
+
+    if hand_over(state, b, events, has_choice):  # a split faction's step goes on with its partner (seating.py)
+        return
     SEQUENCE.advance(state, lambda phase, faction: _enter(state, b, phase, faction, events, ctx))
 
 
@@ -170,6 +174,9 @@ def _enter(state: State, b: Board, phase: str, faction: str | None, events: Even
         if has_choice(state, b, phase, faction):
             enter_step(state, b, phase, faction, events)
             events.append({"kind": "phase", "phase": phase, "faction": faction})
+            from .partners import enter
+
+            enter(state, b, phase, faction, events, has_choice)  # a split faction's lead with nothing to do
             return True
         events.append({"kind": "phase-skipped", "phase": phase, "faction": faction})
         return False

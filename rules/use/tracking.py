@@ -14,7 +14,7 @@ DECISIONS:
 * 15.23: the Russian Winter marker (placed by East Invaded in the next December's box) makes
   the Cold zone Severe on its turn whatever the Weather die says (the die is still rolled: the
   dice stay in step); it comes off at the end of that turn. The Soviet "treated as Poor in
-  USSR hexes" half is not modelled (weather is per hex, not per side, everywhere else).
+  USSR hexes" half is each side's own reading of the weather (sideweather.weather_for).
 * 15.28: the Urals Fac marker advances the USSR Extra Factories Track by 1 every second
   Economy Phase after the one of the turn it was placed (turns +2, +4, ...), up to 9.
 """

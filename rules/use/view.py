@@ -31,6 +31,15 @@ def _scenario(name: str) -> Any:
     return load_scenario(name)
 
 
+# USE 2.2: "Occupied France, Occupied USSR, and Vichy ... the Disputed border denotes new borders":
+# drawn as borders inside their country.
+NEW_BORDER_AREAS = frozenset({"occupied-france", "vichy", "occupied-ussr"})
+
+
+def _new_border(a: str | None, b: str | None) -> bool:
+    return a != b and bool({a, b} & NEW_BORDER_AREAS)
+
+
 def _static_map(name: str) -> dict[str, Any]:
     """The parts of the picture that never change: terrain, rivers, borders, lines, cities."""
     sc = _scenario(name)
@@ -57,7 +66,7 @@ def _static_map(name: str) -> dict[str, Any]:
             continue
         for n in gm.neighbours(h):
             other = gm.info(n)
-            if n > h and other.is_land and other.country != info.country:
+            if n > h and other.is_land and (other.country != info.country or _new_border(info.area, other.area)):
                 a, b = hexside(h, n)
                 sides.append({"a": str(a), "b": str(b), "kind": "border"})
     lines = [{"hexes": [str(x) for x in t.hexes], "kind": "rail"} for t in gm.transport_lines]

@@ -122,8 +122,7 @@ def collapse(state: State, b: Board, country: str, events: Events) -> None:
     check_conquest(state, b, country, events)
 
 
-# USE 13.2 Major Power Special Collapse. The USSR's (Occupied USSR, Guards, Moscow Treaty) is not
-# modelled: no USSR on the France 1940 map.
+# USE 13.2 Major Power Special Collapse of the UK/USA; the USSR's is conditional.ussr_collapse.
 ONE_COLLAPSE = frozenset({"UK", "USA"})
 
 
@@ -158,14 +157,17 @@ def conquest_due(state: State, b: Board, country: str) -> bool:
     if c is None or c["status"] != "active" or not c["collapses"]:
         return False
     lost = any(enemies(state["control"].get(h), c["faction"]) for h in mainland_cities(state, b, country)
-               if not _occupied(b, country, h))
+               if not _occupied(state, b, country, h))
     return lost and _invader(state, b, country) is not None
 
 
-def _occupied(b: Board, country: str, h: str) -> bool:
-    """DECISION (13.2, 10.3.6): Occupied USSR is conquered land once the USSR has collapsed: it
-    counts for neither condition of the USSR's Conquest (conditional.ussr_collapse)."""
-    return country == "USSR" and b.area.get(h) == "occupied-ussr"
+def _occupied(state: State, b: Board, country: str, h: str) -> bool:
+    """DECISION (13.2, 10.3.6): Occupied USSR is conquered land while its border is active (the
+    Moscow Treaty, which the USSR's collapse places): it counts for neither condition of the
+    USSR's Conquest (conditional.ussr_collapse, occupied.py)."""
+    from .occupied import occupied
+
+    return country == "USSR" and occupied(state, b, h)
 
 
 def _invader(state: State, b: Board, country: str) -> Unit | None:
@@ -174,7 +176,7 @@ def _invader(state: State, b: Board, country: str) -> Unit | None:
         u: Unit = state["units"][uid]
         if (u["box"] is None and u["hex"] is not None and is_ground(u)
                 and b.country.get(u["hex"]) == country and b.mainland(u["hex"])
-                and not _occupied(b, country, u["hex"]) and enemies(faction_of(state, u), c["faction"])):
+                and not _occupied(state, b, country, u["hex"]) and enemies(faction_of(state, u), c["faction"])):
             return u
     return None
 
