@@ -100,6 +100,23 @@ def test_four_seats_with_the_axis_split_by_country() -> None:
         assert "partners" not in rules.initial_state(rules.load_scenario(name), {}, {})[0]
 
 
+def test_each_seats_order_template_lists_only_its_own_part() -> None:
+    """`pbem orders template` for a split faction: the lead's lists no Italian unit, the partner's
+    only Italian units and production, and says whose part it is when it is not its own."""
+    rules = rulesapi.get("use")
+    sc = rules.load_scenario(FOUR)
+    public, private = rules.initial_state(sc, {s: s for s in sc.seats}, {})
+    public = dict(public, phase="actions", active="axis")
+    lead = rules.order_template(public, private["axis"], "axis")
+    partner = rules.order_template(public, private["italy"], "italy")
+    assert "#   GER-" in lead and "#   ITA-" not in lead
+    assert "nothing to do: axis must act" in partner and "#   GER-" not in partner
+    public["part"] = "italy"
+    partner = rules.order_template(public, private["italy"], "italy")
+    assert "#   ITA-" in partner and "#   GER-" not in partner and "# USE orders for italy" in partner
+    assert "nothing to do: italy must act" in rules.order_template(public, private["axis"], "axis")
+
+
 @pytest.mark.parametrize(("line", "message"), [
     ("seating v italy=axis:XYZ", "unknown country 'XYZ'"),
     ("seating v italy=axes:ITA", "unknown faction 'axes'"),

@@ -266,7 +266,8 @@ SENTENCES: dict[str, Callable[[Event], str]] = {
     "standing": _standing,
     "dice-wait": lambda e: (f"{_side(e.get('faction'))}'s '{_t(e.get('verb'))}' waits for its dice: it finishes "
                             "in its next file (strict dice)"),
-    "phase": lambda e: f"— {_side(e.get('faction'))}: {_t(e.get('phase'))} phase —",
+    "phase": lambda e: (f"— {_side(e.get('faction'))}: {_t(e.get('phase'))} phase"
+                        + (f", the {_t(e['seat'])} seat's part —" if e.get("seat") else " —")),
     "phase-skipped": lambda e: f"({_side(e.get('faction'))} {_t(e.get('phase'))} phase: nothing to do)",
     "turn": lambda e: f"=== Turn {_t(e.get('turn'))}: {_t(e.get('date'))} ===",
     "game-over": lambda e: f"Game over: {_t(e.get('result'))}",

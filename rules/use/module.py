@@ -167,7 +167,7 @@ class UseRules(RulesModule):
     def order_template(self, public: Any, private: Any, seat: str) -> str:
         from .template import template
 
-        return template(public, seating.acting(public, seat))
+        return template(public, seating.acting(public, seat), seat)
 
     def legal_actions(self, public: Any, private: Any, seat: str) -> list[Action]:
         if partners.split(public) and (p := sequence.pending(public)) and partners.seat_for(public, p) != seat:
