@@ -126,6 +126,9 @@ def classify(raster: mapproj.Raster) -> dict[Hex, HexData]:
             d.sea = set(op[4:].split(","))
         elif op.startswith("terrain:"):
             d.terrain = op.split(":")[1]
+        elif op.startswith("water:"):  # a water hexside with the named neighbour, on both hexes
+            other = op.split(":")[1]
+            mapproj.add_side(GRID, d, out[Hex(int(other[:2]), int(other[2:]))], "water")
         else:
             raise SystemExit(f"bad override {edit!r}")
     return out
@@ -229,6 +232,9 @@ def write_features(out: dict[Hex, HexData], path: Path) -> None:
             edges.setdefault(str(waypoints[-1]), []).append(chain[-1])
             chain.append(str(waypoints[-1]))
         line_lines.append(f'line "{name}" ' + " ".join(chain))
+    # USE 1.3.5: movement runs "between the eastern map edge within the USSR and the Central
+    # Russia Box": every USSR land hex of the last column, not only where the lines leave the map.
+    edges["CR"] = [str(h) for h, d in out.items() if h.col == COLS and d.country == "USSR" and d.terrain != "water"]
     for box in BOXES:
         bid = box.split()[1]
         lines.append(box.replace(f"EDGE_{bid}", ",".join(sorted(set(edges.get(bid, []))))))

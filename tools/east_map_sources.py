@@ -277,4 +277,12 @@ OVERRIDES: list[tuple[str, str]] = [
     ("2408 sea=BS", "Nikolaev: a river port on the Southern Bug estuary, open to the Black Sea (1.3.6)"),
     ("2509 sea=BS", "Kherson: a river port on the Dnieper estuary, open to the Black Sea (1.3.6)"),
     ("0726 sea=IO", "Patras: a port on the Gulf of Patras, which opens on the Ionian Sea (1.3.6)"),
+    # Rhodes lies 18 km off the Anatolian coast, less than a hex: its hexes touch Turkey's, so the
+    # strait is drawn as water hexsides, which makes it the island it is (1.3.3; 7.2's island port).
+    ("1728 water:1727", "Rhodes: the strait of Marmaris, no land crossing (1.3.3)"),
+    ("1728 water:1827", "Rhodes: the strait of Marmaris, no land crossing (1.3.3)"),
+    ("1828 water:1827", "Rhodes: the strait of Marmaris, no land crossing (1.3.3)"),
+    ("1828 water:1928", "Rhodes: the strait of Marmaris, no land crossing (1.3.3)"),
+    ("1828 water:1929", "Rhodes: the strait of Marmaris, no land crossing (1.3.3)"),
+    ("1829 water:1929", "Rhodes: the strait of Marmaris, no land crossing (1.3.3)"),
 ]

@@ -71,7 +71,7 @@ def own_unit(state: State, order: Order, uid: str, faction: str, b: Board | None
         illegal(order, f"no unit {uid!r}", "3.2", "unit ids are listed by 'pbem orders template'")
     if faction_of(state, u) != faction:
         illegal(order, f"{uid} is not a {faction} unit", "6.0")
-    if b is not None and (u["box"] in b.land_boxes or (u["box"] in b.sea_boxes and is_naval(u))):
+    if b is not None and (u["box"] in b.land_boxes or (u["box"] in b.sea_boxes and (is_naval(u) or is_air(u)))):
         return u
     if u["box"] is not None and u["box"] in geo_land_boxes(state):
         illegal(order, f"{uid} is in Map Box {u['box']}: no combat or action there but movement", "1.3.5",

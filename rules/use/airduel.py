@@ -47,6 +47,27 @@ def boost(weather: str) -> int:
     return {"fair": 2, "poor": 1, "severe": 0}[weather]
 
 
+DRM_CAP = 10  # USE 5.1 step 4: the net DRM is at most +10 or -10
+
+
+def final_value(die: int, drm: int, halve: bool) -> int:
+    """USE 5.1 step 5: die + DRM, halved (round up) if instructed, never below 1."""
+    v = die + drm
+    if halve:
+        v = -(-v // 2)
+    return max(1, v)
+
+
+def cap(drm: int) -> int:
+    return max(-DRM_CAP, min(DRM_CAP, drm))
+
+
+def supply_drm(u: Unit) -> int:
+    """USE 7.1: a unit in Low or No Supply has a -2 combat DRM, in air/naval combat as in
+    ground combat (DECISION: 7.1 names no kind of combat; No Supply also halves, final_value)."""
+    return -2 if u["supply"] in ("low", "no") else 0
+
+
 def air_duel(state: State, b: Board, att: Unit, dfn: Unit, where: str | None, roll: Roller,
              events: Events, weather: str | None = None, zone: str | None = None) -> str:
     """USE 5.2 air/naval combat between two air or naval units (authored results): 'att', 'def'
@@ -60,8 +81,8 @@ def air_duel(state: State, b: Board, att: Unit, dfn: Unit, where: str | None, ro
     penalty = -2 if harsh(w) else 0  # USE 11.0: air/naval units have -2 DRM in Poor (and Severe) weather
     a_die = roll.d6(f"air combat {att['id']}")
     d_die = roll.d6(f"air combat {dfn['id']}")
-    a = a_die + penalty + (tab["fighter_drm"] if att["kind"] == "fighter" else 0)
-    d = d_die + penalty + (tab["fighter_drm"] if dfn["kind"] == "fighter" else 0)
+    a = penalty + (tab["fighter_drm"] if att["kind"] == "fighter" else 0) + supply_drm(att)
+    d = penalty + (tab["fighter_drm"] if dfn["kind"] == "fighter" else 0) + supply_drm(dfn)
     from .eventplay import air  # USE 14.7, 14.14, 14.19: markers ready for an air/naval combat
 
     a_ev, d_ev = air(state, att, dfn, faction_of(state, att), faction_of(state, dfn), events)
@@ -69,7 +90,10 @@ def air_duel(state: State, b: Board, att: Unit, dfn: Unit, where: str | None, ro
     from .seamarks import air as sea_air  # USE 14.15, 14.17: Submarines, Surprise Attack (``zone``: its Sea Zone)
 
     a_sea, d_sea = sea_air(state, b, att, dfn, where, zone, events)
-    a, d = a + a_sea, d + d_sea
+    # USE 5.1 steps 4-5 (not marked "Ground only"): the net DRM capped at +-10, the die + DRM
+    # halved for No Supply (7.1), never below 1.
+    a = final_value(a_die, cap(a + a_sea), att["supply"] == "no")
+    d = final_value(d_die, cap(d + d_sea), dfn["supply"] == "no")
     winner = "att" if a > d else "def" if d > a else "tie"
     if winner == "tie":
         add_sorties(att, tab["tie_sorties"])

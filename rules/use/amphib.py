@@ -42,9 +42,10 @@ from typing import Any
 
 from .activation import activate, check_activate, end_activation
 from .airduel import Roller, air_duel
+from .coast import coastal, near_port
 from .geo import Board
 from .movement import enemy_presence, enter_hex, stack_conflict, step_cost
-from .politics import entry_ban, may_attack
+from .politics import check_end, entry_ban, may_attack
 from .refusals import illegal
 from .seamarks import check_temporary, friendly_port
 from .sideweather import weather_for
@@ -183,8 +184,11 @@ def _route(state: State, b: Board, order: Order, faction: str, convoy: Unit, zon
 def _target(state: State, b: Board, order: Order, faction: str, g: Unit) -> tuple[str, Unit | None]:
     """The invasion hex and the enemy ground unit there that the Assault from the sea attacks."""
     h: str = order["target"]
-    if not b.on_map(h) or b.is_water(h) or not b.zones_of(h):
-        illegal(order, f"{h} is not a coastal land hex", "6.3.2")
+    if not coastal(b, h):  # 1.3.6: a port in a full land hex is not a coastal hex
+        illegal(order, f"{h} is not a coastal land hex", "6.3.2", "a port in a full land hex is not coastal (1.3.6)")
+    if not near_port(state, b, h):
+        illegal(order, f"{h} neither holds a port nor is adjacent to one", "6.3.2",
+                "an invasion targets a coastal hex with or adjacent to a port")
     if weather_for(state, b, h, faction) == "severe":  # USE 15.23: the invader's own weather
         illegal(order, f"Severe weather at {h}: no Amphibious Invasions", "11.0")
     d = ground_at(state, h)
@@ -249,6 +253,7 @@ def plan(state: State, b: Board, order: Order, faction: str) -> dict[str, Any]:
     zone = _marked_zone(state, b, order, faction, h)
     route = _route(state, b, order, faction, convoy, zone)
     nxt = _then(state, b, order, faction, g, h, d)
+    check_end(state, b, g, nxt or h, order)  # USE 13.1, 10.3.4-5: an invasion is a voluntary move
     _mulberry(state, b, order, faction, g, h)
     return {"convoy": convoy, "unit": g, "escorts": escorts, "hex": h, "zone": zone, "route": route, "then": nxt,
             "defender": d}

@@ -9,8 +9,9 @@ from __future__ import annotations
 from typing import Any
 
 from . import eventplay, landing, politics, seamarks
-from .airduel import Roller, air_duel, boost, harsh
+from .airduel import DRM_CAP, Roller, air_duel, boost, cap, final_value, harsh
 from .geo import Board, terrain_chart
+from .islands import island_fort
 from .movement import enter_hex
 from .sideweather import weather_for
 from .state import (
@@ -31,7 +32,6 @@ from .will import change_will, eliminate, step_loss
 from .zoc import in_ezoc
 
 Events = list[dict[str, Any]]
-DRM_CAP = 10  # USE 5.1 step 4: the net DRM is at most +10 or -10
 
 
 def crt_result(att_final: int, def_final: int) -> str:
@@ -42,18 +42,6 @@ def crt_result(att_final: int, def_final: int) -> str:
             r: str = band["result"]
             return r
     raise AssertionError(f"CRT has no band for {diff}")
-
-
-def final_value(die: int, drm: int, halve: bool) -> int:
-    """USE 5.1 step 5: die + DRM, halved (round up) if instructed, never below 1."""
-    v = die + drm
-    if halve:
-        v = -(-v // 2)
-    return max(1, v)
-
-
-def cap(drm: int) -> int:
-    return max(-DRM_CAP, min(DRM_CAP, drm))
 
 
 # --- retreat --------------------------------------------------------------
@@ -68,8 +56,9 @@ def retreat_hexes(state: State, b: Board, unit: Unit, attacker_hexes: list[str])
     for n in b.neighbours(h0):
         if b.ground_prohibited(n) or b.side_prohibited(h0, n):
             continue
-        # The one-hex gap: the retreat hex may not be adjacent to (or be) an attacker's hex.
-        if any(b.distance(n, a) < 2 for a in attacker_hexes):
+        # The one-hex gap: the retreat hex may not be (or be adjacent to) an attacker's hex,
+        # "gap not required ... across Prohibited hexsides".
+        if any(n == a or (b.adjacent(n, a) and not b.side_prohibited(n, a)) for a in attacker_hexes):
             continue
         if politics.entry_ban(state, b, unit, n, "retreat"):
             continue
@@ -92,8 +81,8 @@ def retreat_hexes(state: State, b: Board, unit: Unit, attacker_hexes: list[str])
 def isolated(state: State, b: Board, unit: Unit, attacker_hexes: list[str]) -> bool:
     """USE 5.3.x Isolated Defender: no eligible retreat hex and not adjacent (across
     non-prohibited hexsides) to a friendly city, fort or ground unit."""
-    if retreat_hexes(state, b, unit, attacker_hexes):
-        return False
+    if retreat_hexes(state, b, unit, attacker_hexes) or island_fort(state, b, unit):
+        return False  # 5.3: "[Exception: Island fort defender is not Isolated]"
     faction = faction_of(state, unit)
     h0 = hex_of(unit)
     for n in b.neighbours(h0):
@@ -217,7 +206,7 @@ def resolve_ground(state: State, b: Board, c: Combat, att_value: dict[str, Any],
                            c["def_air"] if def_commit else None, w, roll, events)
     a_parts, d_parts, iso = _drm_parts(state, b, c, attackers, dfn, w, air_drm, att_commit, def_commit)
     eventplay.ground(state, b, c, attackers, dfn, {k: boost(v) for k, v in w.items()}, a_parts, d_parts,
-                     events)  # USE 14.x
+                     events, (att_commit, def_commit))  # USE 14.x, 5.1 step 2
     seamarks.ground(state, b, c, a_parts)  # USE 14.17: Surprise Attack in a land hex
     a_drm = cap(sum(a_parts.values()))
     d_drm = cap(sum(d_parts.values()))
@@ -344,7 +333,8 @@ def _advance(state: State, b: Board, c: Combat, prim: Unit, dfn: Unit, events: E
         mover = prim
         if c["advancer"] and c["advancer"] in c["attackers"]:
             mover = state["units"][c["advancer"]]
-        if on_map(mover) and not politics.entry_ban(state, b, mover, target, "move"):
+        if (on_map(mover) and not politics.entry_ban(state, b, mover, target, "move")
+                and not politics.overseas_ban(state, b, mover, target)):  # USE 13.1
             src = mover["hex"]
             enter_hex(state, b, mover, target, events)
             events.append({"kind": "advance", "unit": mover["id"], "from": src, "to": target})
@@ -376,6 +366,10 @@ def _retreat(state: State, b: Board, dfn: Unit, att_hexes: list[str], c: Combat,
         from .will import capture_city
 
         capture_city(state, b, dest, faction_of(state, dfn) or "", events)
+    from .entry import entered
+
+    entered(state, b, dfn, dest, events, None)  # 13.3, 13.6-13.8: a retreat enters a hex too
 
 
-__all__ = ["Roller", "crt_result", "final_value", "is_ground", "resolve_air_strike", "resolve_ground"]
+__all__ = ["DRM_CAP", "Roller", "cap", "crt_result", "final_value", "is_ground", "resolve_air_strike",
+           "resolve_ground"]

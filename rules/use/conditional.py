@@ -39,10 +39,11 @@ DECISIONS (the seed gives each event in one line):
   (its marker in the next turn's box, policies.py), which makes the Occupied USSR border active
   (occupied.py): the cities of the map area ``occupied-ussr`` come under Axis control, Soviet
   units there are repatriated (10.4, never behind the border; to the Mobilization box when no
-  hex takes them), USSR Guards on the Turn Track (ids holding "GDS"
-  or "GUARDS": counters carry no Guards flag) arrive 12 turns later, Germany's Conditional
+  hex takes them), USSR Guards (ids holding "GDS" or "GUARDS": counters carry no Guards flag)
+  are delayed 12 turns, on the Turn Track and in the Upgrade box alike, Germany's Conditional
   ground unit goes to the Mobilization box and Germany gains 10 Will (both the first time
-  only). The Political Success marker is the Diplomacy rules' (not drawn here).
+  only: the parenthesis closes Germany's gains), and the Axis resolves 1 Political Success
+  at every collapse, as it is listed after the Moscow Treaty (diplomacy.grant_success).
 """
 
 from __future__ import annotations
@@ -51,6 +52,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .geo import OVERSEAS, Board
+from .guards import delay_guards
 from .state import State, Unit, enemies, faction_of, is_air, is_ground, stack_class, units_at
 
 Events = list[dict[str, Any]]
@@ -61,7 +63,6 @@ BORDERS = {"northern_border": ("16", "FIN", "13.6"), "southern_border": ("36", "
 EAST_AIR, EAST_GROUND = 1, 5  # 13.3
 BORDER_UNITS = 2  # 13.6 / 13.7
 USSR_FAC_LOST = 0  # 13.3: as the UK's marker of 13.8 (authored.toml [west_invaded] uk_fac_lost)
-GUARDS_DELAY = 12  # 13.2: "USSR Guards delayed 1 year" (a turn is a month, 1.1.5)
 USA_DELAY = 6  # 13.5
 GERMAN_GAIN = 10  # 13.2 Major Power Special Collapse
 WINTER_MONTH = 12  # 15.23: the Russian Winter marker goes to the next December's box
@@ -306,11 +307,7 @@ def ussr_collapse(state: State, b: Board, events: Events, change_will: ChangeWil
                 state, b, u, {"units": 1, "within": None, "of": None}, events):
             u.update({"hex": None, "box": "mobilization", "fort": False})
             events.append({"kind": "arrival", "unit": uid, "to": "mobilization"})
-    for uid in sorted(state["units"]):
-        u = state["units"][uid]
-        if u["country"] == "USSR" and u["box"] == "turn" and ("GDS" in uid.upper() or "GUARDS" in uid.upper()):
-            u["arrive"] = int(u.get("arrive", state["turn"])) + GUARDS_DELAY
-            events.append({"kind": "guards-delayed", "unit": uid, "turn": u["arrive"]})
+    delay_guards(state, events)  # USE 13.2 "USSR Guards delayed 1 year"
     if state["countries"]["USSR"]["collapses"] == 1 and _active(state, "GER"):
         for uid in sorted(state["units"]):
             u = state["units"][uid]
@@ -319,3 +316,8 @@ def ussr_collapse(state: State, b: Board, events: Events, change_will: ChangeWil
                 events.append({"kind": "conditional-unit", "unit": uid, "to": "mobilization"})
                 break
         change_will(state, b, "GER", GERMAN_GAIN, "USSR collapsed (13.2)", events)
+    if _active(state, "GER"):
+        from .diplomacy import grant_success
+
+        grant_success(state, "axis", "USSR collapsed (13.2)", events)
+

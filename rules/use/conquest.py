@@ -27,9 +27,11 @@ Events = list[dict[str, Any]]
 # collapse -> conquest -> Axis Will), and taking the function keeps the modules acyclic.
 ChangeWill = Callable[[State, Board | None, str, int, str, Events], None]
 # USE 17.0: Disputed Areas and the country each may be ceded to (area ids as map.txt spells
-# them; only Alsace-Lorraine is on the France 1940 map). USE 13.2.2 names who cedes when.
+# them; only Alsace-Lorraine is on the France 1940 map; the Baltic States are whole countries,
+# BALTIC below). 14.2 Area Seized cedes the USSR's; a conquest cedes only those 13.2.2 names.
 DISPUTED = {"alsace-lorraine": ("FRA", "GER"), "polish-corridor": ("POL", "GER"),
-            "eastern-poland": ("POL", "USSR")}
+            "eastern-poland": ("POL", "USSR"), "bessarabia": ("ROM", "USSR"), "karelia": ("FIN", "USSR")}
+CEDED_ON_CONQUEST = frozenset({"alsace-lorraine", "polish-corridor", "eastern-poland"})  # 13.2.2
 # USE 16.0: countries created when France is conquered with the Pact in effect: code -> areas.
 CREATED_ON_FRANCE = {"VIC": ("vichy", "corsica"), "FNA": ("french-north-africa",), "SYR": ("syria",)}
 MAX_PRO = 8  # USE 15.19: at most 8 Pro-[Faction] markers per faction
@@ -91,7 +93,8 @@ def _axis_gains(state: State, b: Board, country: str, events: Events, change_wil
                 events.append({"kind": "conditional-unit", "unit": uid, "to": "eliminated"})
                 break
     for area, (owner, to) in sorted(DISPUTED.items()):
-        if owner != country or (to == "USSR" and "nazi-soviet-pact" not in state["policies"]):
+        if (owner != country or area not in CEDED_ON_CONQUEST
+                or (to == "USSR" and "nazi-soviet-pact" not in state["policies"])):
             continue
         if to not in state["countries"] or area not in set(b.area.values()):
             continue
@@ -154,7 +157,7 @@ BALTIC = ("EST", "LAT", "LIT")  # USE 2.2: the Baltic States, Disputed Areas of 
 def area_seized(state: State, events: Events) -> None:
     """USE 14.2 Area Seized, drawn from the Diplomacy Cup (diplomacy.resolve_drawn).
     DECISIONS (the seed gives one line): an eligible Disputed Area of the USSR (17.0: Eastern
-    Poland) is one on the map, not yet ceded, whose country is not an active country (neutral,
+    Poland, Bessarabia, Karelia) is one on the map, not yet ceded, whose country is not an active country (neutral,
     or conquered): it is ceded to the USSR (2.2). The Baltic States still neutral are removed:
     conquered by the Soviet faction (their counters removed, their cities Soviet). "Shifts
     neutral alignment to Pro-Axis": every neutral country next to a seized area or a removed

@@ -151,6 +151,31 @@ def resolve_drawn(state: State, drawer: str, marker: str, events: Events) -> Non
     events.append({"kind": "diplomacy-owed", "faction": chooser, "marker": marker})
 
 
+def grant_success(state: State, faction: str, why: str, events: Events) -> None:
+    """USE 13.2 Major Power Special Collapse: "Germany gets ... 1 Political Success".
+    DECISIONS: the faction resolves it at once as if it had drawn the marker (14.12), before
+    anything else (sequence.pending); it is a gain, not a marker of the cup, so it goes to
+    neither the cup nor the Holding Box afterwards (``granted``); with a choice already waiting
+    it waits in ``diplomacy_queue``. A game without a Diplomacy Cup (France 1940, rules-gaps 11)
+    has no Political Success to resolve: nothing happens there."""
+    if not played(state):
+        return
+    owed = {"faction": faction, "marker": "political-success", "drawer": faction, "granted": True}
+    if state.get("diplomacy_owed"):
+        state.setdefault("diplomacy_queue", []).append(owed)
+    else:
+        state["diplomacy_owed"] = owed
+    events.append({"kind": "diplomacy-owed", "faction": faction, "marker": "political-success", "why": why})
+
+
+def _next_owed(state: State) -> None:
+    queue = state.get("diplomacy_queue")
+    if queue:
+        state["diplomacy_owed"] = queue.pop(0)
+        if not queue:
+            del state["diplomacy_queue"]
+
+
 def pending(state: State) -> tuple[str, str, str] | None:
     owed = state.get("diplomacy_owed")
     if not owed:
@@ -202,7 +227,9 @@ def check_political(state: State, b: Board, order: Order, faction: str) -> None:
         if _pro_count(state, faction) >= PRO_MAX:
             illegal(order, f"{faction} already has {PRO_MAX} Pro-Faction markers in neutral countries", "15.19")
     elif choice == "activate":
-        if pro != faction:
+        # DECISION: 14.12 says "activates friendly-leaning country", 14.11 only "activates
+        # country" (of the neutrals bordering the phasing faction): read as written.
+        if marker == "political-success" and pro != faction:
             illegal(order, f"{order['country']} is not Pro-{faction.title()}: only a friendly-leaning "
                     "country can be activated", rule)
         if not c.get("can_dow", True):
@@ -216,9 +243,10 @@ def political(state: State, b: Board, order: Order, faction: str, ctx: Any, even
     from .war import activate_country, special_activation
 
     owed = state.pop("diplomacy_owed")
+    _next_owed(state)
     marker, choice, code = owed["marker"], order["choice"], str(order.get("country"))
     placed = marker.startswith("pro-") and choice == "pro"
-    if not placed:
+    if not placed and not owed.get("granted"):
         state["holding_box"].append(marker)
         state["holding_box"].sort()
     ev: dict[str, Any] = {"kind": "political", "faction": faction, "marker": marker, "choice": choice}

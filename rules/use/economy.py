@@ -169,6 +169,10 @@ def check_upgrade(state: State, order: Order, faction: str) -> None:
     new = _unit(state, order, order["new"], faction, "8.2")
     if new["box"] != "upgrade":
         illegal(order, f"{new['id']} is not in the Upgrade box", "8.2")
+    from .guards import guards_delay
+
+    if (due := guards_delay(state, new)) is not None:
+        illegal(order, f"{new['id']} (Guards) is delayed by the USSR's collapse until turn {due}", "13.2")
     if not on_map(old) or old["supply"] != "full" or old["sm"]:
         illegal(order, f"{old['id']} must be on the map, in Full Supply and not marked with Strategic Move",
                 "8.2")

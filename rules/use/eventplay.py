@@ -16,7 +16,12 @@ DECISIONS (the seed gives each marker's effect in one line, not how it is played
   (Free Forces, ULTRA) or the side's primary unit is German (Rockets, Jets: a German air unit).
 * Ground Support: the side's primary unit is of a minor country (not a major power) that has
   no air or Tank unit in the game (not removed).
-* Heavy Arty: only the attacker in an Assault (5.3.3); no amphibious assaults exist here.
+* Heavy Arty: only the attacker in an Assault (5.3.3), not one from the sea (6.3.2); "Assault of
+  same nationality": the marker is of the faction's lead power (GER; UK or USA; USSR, as for
+  Airdrop: markers.AIRDROP_NATIONS), so the primary attacker must be of it.
+* 5.1 step 2 "If committed, alternate declaring Event markers": in a ground combat only a side
+  that Will-Committed uses its ready markers (the others stay ready). Air/naval and strategic
+  combats have no such step for markers: they use them whatever the commit.
 * Tanks: the side's primary unit is neither a Tank nor a Shock unit and the side has no Tank
   DRM yet; it then gets the Tank DRM (11.0's weather value, the terrain's tank_drm for an
   attacker) as a Tank would.
@@ -49,6 +54,9 @@ PLAYABLE: dict[str, tuple[str | None, str]] = {
 }
 NEXT_TURN = frozenset({"jets", "tanks"})  # 14.7, 14.18: "placed on next turn" (no die, 3.1)
 GROUND = ("mobile", "assault")
+# USE 14.6 "same nationality": a faction's markers are of its lead power (as markers.AIRDROP_NATIONS
+# reads 6.1.1; not imported from there: markers imports this module).
+LEAD_POWERS: dict[str, tuple[str, ...]] = {"axis": ("GER",), "western": ("UK", "USA"), "soviet": ("USSR",)}
 MAJOR_POWERS = frozenset({"GER", "ITA", "FRA", "UK", "USA", "USSR"})  # USE 2.1 / 16.0
 
 
@@ -102,16 +110,22 @@ def _minor_without_air_or_tanks(state: State, u: Unit) -> bool:
 
 
 def ground(state: State, b: Board, c: Any, attackers: list[Unit], dfn: Unit, boost: dict[str, int],
-           a_parts: dict[str, int], d_parts: dict[str, int], events: Events) -> None:
+           a_parts: dict[str, int], d_parts: dict[str, int], events: Events,
+           committed: tuple[bool, bool] = (True, True)) -> None:
     """USE 14.4-14.6, 14.13, 14.14, 14.18, 14.19 in a ground combat: the DRM parts of the
     markers each side has ready (combat._drm_parts calls this last). ``boost``: each side's
-    11.0 Tank DRM by its own weather ("att"/"def", sideweather.py)."""
+    11.0 Tank DRM by its own weather ("att"/"def", sideweather.py). ``committed``: the
+    attacker's and the defender's Will Commit; 5.1 step 2 "If committed, alternate declaring
+    Event markers": an uncommitted side's ready markers stay ready."""
     if c["kind"] not in GROUND or not attackers:
         return
     target = c["target"]
     sides = (("att", c["attacker"], attackers[0], a_parts, d_parts),
              ("def", c["defender"], dfn, d_parts, a_parts))
-    for side, f, prim, own, other in sides:
+    for (side, f, prim, own, other), commit in zip(sides, committed, strict=True):
+        if not commit:
+            continue
+
         def use(name: str, f: str = f) -> bool:
             if not _ready(state, f, name):
                 return False
@@ -121,7 +135,8 @@ def ground(state: State, b: Board, c: Any, attackers: list[Unit], dfn: Unit, boo
             own["free-forces"] = 1
         if _minor_without_air_or_tanks(state, prim) and use("ground-support"):
             own["ground-support"] = 1
-        if side == "att" and c["kind"] == "assault" and not from_sea(state, c) and use("heavy-arty"):
+        if (side == "att" and c["kind"] == "assault" and not from_sea(state, c)
+                and prim["country"] in LEAD_POWERS.get(f, ()) and use("heavy-arty")):
             own["heavy-arty"] = 2
         if prim["country"] == "GER" and use("rockets"):
             other["rockets"] = -2
@@ -155,6 +170,20 @@ def air(state: State, att: Unit, dfn: Unit, att_side: str | None, def_side: str 
         marker = state["markers"]["partisans"].get(u["hex"] or "")
         if marker is not None and enemies(marker, f):
             drm[i] -= 2  # 14.10: -2 in the Partisans marker's hex, air and naval combat too
+        drop = state["markers"]["airdrop"].get(u["hex"] or "")
+        if i == 1 and is_air(u) and drop is not None and enemies(drop, f):
+            drm[i] -= 2  # 6.1.1: "Defending enemy air/ground unit suffers -2 DRM"
+    return drm[0], drm[1]
+
+
+def strategic_snafu(state: State, defender: str, events: Events) -> tuple[int, int]:
+    """USE 14.14 "Played in any combat" (5.0: strategic combat is one): each side's ready SNAFU
+    gives the other side -1: (the Axis DRM, the defender's DRM)."""
+    drm = [0, 0]
+    for i, f in enumerate(("axis", defender)):
+        if _ready(state, f, "snafu"):
+            _use(state, f, "snafu", "strategic", events)
+            drm[1 - i] -= 1
     return drm[0], drm[1]
 
 

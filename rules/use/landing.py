@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .coast import coastal
 from .geo import Board
 from .seamarks import friendly_port
 from .state import State, Unit, enemies, faction_of, ground_at, hex_of, is_ground, on_map, units_at
@@ -49,7 +50,9 @@ def after_assault(state: State, b: Board, c: Any, rec: dict[str, Any], events: E
 def evacuation_ports(state: State, b: Board, u: Unit, faction: str) -> list[str]:
     """Friendly ports (or the Mulberry) of the Sea Zones of ``u``'s hex that can take it."""
     here = hex_of(u)
-    out = set()
+    out: set[str] = set()
+    if not coastal(b, here):
+        return []  # 14.8 "UK ground unit in coastal hex"; a full-land port is not one (1.3.6)
     for z in b.zones_of(here):
         for p in b.zone_hexes(z):
             if (p != here and not b.is_water(p) and friendly_port(state, b, p, faction)

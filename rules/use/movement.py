@@ -6,9 +6,11 @@ state; a refused order raises IllegalOrder carrying the rule number.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from . import politics, supply
+from .entry import entered
 from .geo import Board, terrain_chart
 from .refusals import illegal
 from .sideweather import weather_for
@@ -23,6 +25,7 @@ from .state import (
     is_air,
     is_ground,
     is_naval,
+    mp_allowance,
     stack_class,
     units_at,
 )
@@ -92,28 +95,7 @@ def enter_hex(state: State, b: Board, unit: Unit, h: str, events: Events) -> Non
         from .will import capture_city
 
         capture_city(state, b, h, faction, events)
-    _west_invaded(state, b, unit, h, events)
-    from .conditional import on_enter
-
-    on_enter(state, b, unit, h, events)  # USE 13.3, 13.4, 13.6, 13.7
-    code = b.country.get(h)
-    if code is not None:
-        from .will import check_conquest
-
-        check_conquest(state, b, code, events)  # USE 13.2: an invader entering a collapsed country
-
-
-def _west_invaded(state: State, b: Board, unit: Unit, h: str, events: Events) -> None:
-    """USE 13.8 trigger: the Axis enters Belgium, Netherlands, Ireland, or Mainland France/UK."""
-    if state["flags"]["west_invaded"] or faction_of(state, unit) != "axis":
-        return
-    code = b.country.get(h)
-    if code in ("BEL", "NET", "IRE") or (code in ("FRA", "UK") and b.mainland(h)):
-        state["flags"]["west_invaded"] = True
-        events.append({"kind": "conditional-event", "name": "west-invaded", "hex": h})
-        from .war import west_invaded
-
-        west_invaded(state, b, events)
+    entered(state, b, unit, h, events)  # USE 13.2, 13.3, 13.4, 13.6-13.8
 
 
 def air_end_ok(state: State, b: Board, unit: Unit, h: str) -> str | None:
@@ -125,7 +107,7 @@ def air_end_ok(state: State, b: Board, unit: Unit, h: str) -> str | None:
     city_friendly = b.city(h) is not None and state["control"].get(h) == faction
     if not city_friendly and not b.has_transport(h):
         return "4.2.2"
-    if enemy_presence(state, b, h, faction) or h in state["markers"]["airdrop"] or h in state["markers"]["partisans"]:
+    if enemy_presence(state, b, h, faction) or enemy_marker(state, h, faction):
         return "4.2.2"
     if stack_conflict(state, unit, h):
         return "3.3"
@@ -136,32 +118,40 @@ def air_end_ok(state: State, b: Board, unit: Unit, h: str) -> str | None:
     return None
 
 
+def enemy_marker(state: State, h: str, faction: str) -> bool:
+    """An enemy Airdrop or Partisans marker in ``h``: 4.2.2 bars an "enemy counter/marker",
+    so the faction's own marker does not stop its air units ending there."""
+    return any(enemies(state["markers"][kind].get(h), faction) for kind in ("airdrop", "partisans"))
+
+
 def displace(state: State, b: Board, unit: Unit, events: Events) -> None:
-    """USE 4.2.3.7: an enemy air/naval unit moves away, adding 1 Sortie if under 6; eliminated if
-    it has nowhere to go. DECISION: the engine moves it to the nearest eligible hex (lowest hex
-    id on ties) within its MP, so the owner need not be asked by email."""
+    """USE 4.2.3.7: an enemy air/naval unit "moves away per air/naval rules", adding 1 Sortie if
+    under 6; eliminated if it has nowhere to go. DECISION: the engine moves it to the nearest
+    eligible hex (lowest hex id on ties) that an air move (4.2.2: within its MP, 5 in Low or No
+    Supply, not through an enemy unit's hex) or a naval move (4.2.4: displacement.py) could
+    reach, so the owner need not be asked by email."""
     start = hex_of(unit)
     unit["hex"] = None  # it must leave; it cannot count as its own stacking conflict
-    best: str | None = None
+    best: str | None
     if is_air(unit):
-        for dist in range(1, 11):
-            ring = sorted(h for h in b.within(start, dist) if b.distance(start, h) == dist)
-            ok = [h for h in ring if air_end_ok(state, b, unit, h) is None]
-            if ok:
-                best = ok[0]
-                break
+        dists = _air_dists(state, b, unit, {start: 0}, int(terrain_chart().air_hex_mp), False,
+                           limit=mp_allowance(unit))
+        ok = sorted((d, h) for h, d in dists.items() if h != start and air_end_ok(state, b, unit, h) is None)
+        best = ok[0][1] if ok else None
     else:
-        ports = sorted((b.distance(start, h), h) for h, c in b.cities.items()
-                       if c.port and state["control"].get(h) == faction_of(state, unit)
-                       and h != start and not stack_conflict(state, unit, h))
-        best = ports[0][1] if ports else None
+        from .displacement import naval_refuge
+
+        best = naval_refuge(state, b, unit, start)
     if best is None:
         from .will import eliminate
 
         unit["hex"] = start
         eliminate(state, unit, events, cause="displacement")
         return
-    unit["hex"] = best
+    if best in b.sea_boxes:
+        unit.update({"hex": None, "box": best})
+    else:
+        unit["hex"] = best
     if unit["sorties"] < 6:
         add_sorties(unit, 1)
     events.append({"kind": "displaced", "unit": unit["id"], "from": start, "to": best})
@@ -331,6 +321,9 @@ def strategic_move(state: State, b: Board, order: Order, unit: Unit, path: list[
         if not supply.traceable(state, b, unit, h):
             illegal(order, f"{h} cannot trace a supply line to a Supply Source", "4.1.2")
         unit["hex"] = h
+        if is_ground(unit):
+            # USE 13.3/13.6-13.8 say "enters"/"crosses": a Strategic Move sets them off as a move does
+            entered(state, b, unit, h, events)
     end = hex_of(unit)
     politics.check_end(state, b, unit, end, order)  # 10.3.4 / 10.3.5
     if stack_conflict(state, unit, end):
@@ -343,48 +336,84 @@ def strategic_move(state: State, b: Board, order: Order, unit: Unit, path: list[
 # --- air movement -----------------------------------------------------------
 
 
-def air_path_len(state: State, b: Board, unit: Unit, dest: str) -> int | None:
+def air_path_len(state: State, b: Board, unit: Unit, dest: str, through_enemy: bool = False) -> int | None:
     """Shortest air path in MP (terrain chart ``air_hex_mp`` a hex) avoiding
     Prohibited Countries and banned neutral hexes; Faded Dot and water hexes are fine (1.3.2).
+    USE 3.3: the path may not pass through a hex holding an enemy unit ("Enemy units cannot
+    share a hex", the limit holds "at any point in a turn"; only a *friendly* air unit's hex may
+    be passed); ``through_enemy`` lifts that, to tell a blocked path from one out of range.
     Land Map Boxes (1.3.5): entering one from an edge hex costs ``land_box_mp``; leaving one,
-    the edge hex is entered as any hex (DECISION, as for ground units)."""
+    the edge hex is entered as any hex (DECISION, as for ground units). Sea Map Boxes
+    (DECISION, 3.3/8.3): an air unit in one (mobilized there) flies out by entering, as its
+    first hex, any hex of a Sea Zone adjacent to the box."""
     chart = terrain_chart()
     per_hex = int(chart.air_hex_mp)
-    if unit["box"] in b.land_boxes:
-        starts = {e: per_hex for e in b.land_boxes[unit["box"]][1]
-                  if b.on_map(e) and not politics.entry_ban(state, b, unit, e, "move")}
-    else:
-        starts = {hex_of(unit): 0}
     if dest == unit["box"]:
         return 0
+    starts = _air_starts(state, b, unit, per_hex)
     if dest in b.land_boxes:
         best = [n + int(chart.land_box_mp) for e in sorted(b.land_boxes[dest][1])
-                if (n := _air_hexes(state, b, unit, starts, e, per_hex)) is not None]
+                if (n := _air_hexes(state, b, unit, starts, e, per_hex, through_enemy)) is not None]
         return min(best) if best else None
-    return _air_hexes(state, b, unit, starts, dest, per_hex)
+    return _air_hexes(state, b, unit, starts, dest, per_hex, through_enemy)
 
 
-def _air_hexes(state: State, b: Board, unit: Unit, starts: dict[str, int], dest: str, per_hex: int) -> int | None:
+def _air_starts(state: State, b: Board, unit: Unit, per_hex: int) -> dict[str, int]:
+    """Where an air path starts, with the MP already spent on reaching it."""
+    box = unit["box"]
+    if box in b.land_boxes:
+        edges: Iterable[str] = b.land_boxes[box][1]
+    elif box in b.sea_boxes:
+        edges = (h for z in b.zone_adj.get(box, frozenset()) if z not in b.sea_boxes
+                 for h in b.zone_hexes(z))
+    else:
+        return {hex_of(unit): 0}
+    return {e: per_hex for e in edges
+            if b.on_map(e) and not politics.entry_ban(state, b, unit, e, "move")
+            and not _enemy_in(state, e, unit)}
+
+
+def _enemy_in(state: State, h: str, unit: Unit) -> bool:
+    faction = faction_of(state, unit)
+    return any(enemies(faction_of(state, u), faction) for u in units_at(state, h))
+
+
+def _air_hexes(state: State, b: Board, unit: Unit, starts: dict[str, int], dest: str, per_hex: int,
+               through_enemy: bool) -> int | None:
+    return _air_dists(state, b, unit, starts, per_hex, through_enemy, dest=dest).get(dest)
+
+
+def _air_dists(state: State, b: Board, unit: Unit, starts: dict[str, int], per_hex: int, through_enemy: bool,
+               dest: str | None = None, limit: int | None = None) -> dict[str, int]:
+    """MP to reach each hex by air from ``starts`` (up to ``dest``, or within ``limit``)."""
     seen = dict(starts)
     frontier = sorted(starts, key=lambda h: (starts[h], h))
     while frontier:
         nxt = []
         for h in frontier:
             if h == dest:
-                return seen[h]
+                return seen
+            if limit is not None and seen[h] + per_hex > limit:
+                continue
             for n in b.neighbours(h):
                 if n in seen or politics.entry_ban(state, b, unit, n, "move"):
                     continue
+                if n != dest and not through_enemy and _enemy_in(state, n, unit):
+                    continue  # USE 3.3: no passing through an enemy unit's hex
                 seen[n] = seen[h] + per_hex
                 nxt.append(n)
         frontier = nxt
-    return None
+    return seen if dest is None else {}
 
 
 def check_air_move(state: State, b: Board, order: Order, unit: Unit, dest: str, mp: int) -> None:
     """USE 4.2.2 / 6.2.1: refuse an air move the unit cannot make with ``mp``; changes nothing."""
     n = air_path_len(state, b, unit, dest)
     if n is None or n > mp:
+        m = air_path_len(state, b, unit, dest, through_enemy=True)
+        if m is not None and m <= mp:
+            illegal(order, f"{unit['id']} could reach {dest} only through a hex holding an enemy unit", "3.3",
+                    "an air unit may pass through a friendly air unit's hex, never an enemy's")
         illegal(order, f"{unit['id']} cannot reach {dest} with {mp} MP", "4.2.2")
     if dest in b.land_boxes:
         # USE 4.2.2: an air move may end in a Map Box (no stacking limit there, 3.3).

@@ -192,10 +192,11 @@ def _enter_port(state: State, b: Board, order: Order, unit: Unit, faction: str, 
 
 
 def _cargo(state: State, b: Board, order: Order, unit: Unit, faction: str) -> Unit | None:
-    """USE 6.4.4: a convoy transports one friendly ground or air unit stacked with it.
-    DECISIONS: the carried unit is not activated (it pays no PP) but, like an activated unit,
-    may not have 6 Sorties, a Strategic Move marker (4.1.4) or have been repatriated (10.4);
-    it may be activated later in the phase; it leaves any fort it occupied."""
+    """USE 6.4.4: a convoy transports one friendly ground or air unit stacked with it (in its
+    port, or in the same sea Map Box, 3.3). DECISIONS: the carried unit is not activated (it pays
+    no PP) but, like an activated unit, may not have 6 Sorties, a Strategic Move marker (4.1.4)
+    or have been repatriated (10.4); it may be activated later in the phase; it leaves any fort
+    it occupied."""
     uid = order.get("carry")
     if uid is None:
         return None
@@ -206,9 +207,12 @@ def _cargo(state: State, b: Board, order: Order, unit: Unit, faction: str) -> Un
         illegal(order, f"{uid} is not a unit of yours", "6.4.4")
     if is_naval(u):
         illegal(order, f"{uid} is a naval unit: a convoy carries a ground or air unit", "6.4.4")
-    if unit["box"] is not None or u["box"] is not None or u["hex"] != unit["hex"]:
+    # USE 3.3 "units may form stacks within limits for transport" in Map Boxes: a convoy in a sea
+    # Map Box carries a unit in the same box out (UK units mobilized there, 8.3)
+    in_box = unit["box"] in b.sea_boxes and u["box"] == unit["box"]
+    if not in_box and (unit["box"] is not None or u["box"] is not None or u["hex"] != unit["hex"]):
         illegal(order, f"{uid} is not stacked with {unit['id']}", "6.4.4",
-                "the carried unit must be in the convoy's port")
+                "the carried unit must be in the convoy's port or sea Map Box")
     if u["sm"]:
         illegal(order, f"{uid} is marked with Strategic Move", "4.1.4")
     if u["sorties"] >= 6:

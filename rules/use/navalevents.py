@@ -29,6 +29,7 @@ from typing import Any
 
 from . import amphib, seaactions, sealegal
 from .activation import activate, check_activate, end_activation
+from .coast import coastal
 from .geo import Board
 from .movement import stack_conflict
 from .orders import UseLine, parse_air_strike
@@ -121,7 +122,7 @@ def check_evacuate(state: State, b: Board, order: Order, faction: str) -> Unit:
         illegal(order, f"{u['id']} has begun its activation: it evacuates before it", "14.8")
     if u["sm"]:
         illegal(order, f"{u['id']} is marked with Strategic Move", "4.1.4")
-    if not on_map(u) or not b.zones_of(hex_of(u)):
+    if not on_map(u) or not coastal(b, hex_of(u)):  # 1.3.6: not from a port in a full land hex
         illegal(order, f"{u['id']} is not in a coastal hex", "14.8")
     port = order["target"]
     if port == u["hex"] or not friendly_port(state, b, port, faction):

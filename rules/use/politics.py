@@ -128,17 +128,26 @@ def end_ban(state: State, b: Board, unit: Unit, where: str) -> tuple[str, str] |
     """
     if where in b.land_boxes or where in b.sea_boxes:
         return None
-    from .war import italy_overseas_full
-
-    if b.country.get(where) is not None and not b.mainland(where) and italy_overseas_full(state, b, unit):
-        return "13.1", (f"Italy may have at most 3 field ground units in Overseas Areas; {where} is "
-                        f"Overseas and 3 are there already")
+    over = overseas_ban(state, b, unit, where)
+    if over:
+        return over
     faction = faction_of(state, unit)
     for name, confined, rule in _CONFINED:
         if policy(state, name) and faction == confined and b.country.get(where) != unit["country"]:
             what = "Nazi-Soviet Pact" if rule == "10.3.5" else "Appeasement"
             return rule, (f"{what}: {faction.title()} units cannot end a move outside their home country "
                           f"or a Map Box ({unit['id']} is {unit['country']}, {where} is not)")
+    return None
+
+
+def overseas_ban(state: State, b: Board, unit: Unit, where: str) -> tuple[str, str] | None:
+    """USE 13.1 "Italy max 3 field ground units in Overseas Areas", wherever a unit ends: a move
+    (``end_ban``), an Advance after Combat (combat._advance) or an Amphibious Invasion."""
+    from .war import italy_overseas_full
+
+    if b.country.get(where) is not None and not b.mainland(where) and italy_overseas_full(state, b, unit):
+        return "13.1", (f"Italy may have at most 3 field ground units in Overseas Areas; {where} is "
+                        f"Overseas and 3 are there already")
     return None
 
 

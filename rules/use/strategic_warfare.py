@@ -74,8 +74,9 @@ def bombed_drm(state: State, tab: dict[str, Any]) -> int:
 
 
 def _total(v: int, halve: bool) -> int:
-    """A strategic combat total, halved (round up, never below 1) when a marker says so."""
-    return max(1, -(-v // 2)) if halve else v
+    """A strategic combat total, halved (round up) when a marker says so, never below 1 (5.1
+    step 5: "final value cannot be less than 1"; a SNAFU -1 can take a 1 to 0)."""
+    return max(1, -(-v // 2) if halve else v)
 
 
 def move_fac_lost(value: int, step: int) -> int:
@@ -94,10 +95,12 @@ def strategic_combat(state: State, code: str, defender: str, ctx: Any, events: E
     def_die = ctx.roll(6, f"strategic combat vs {defender} ({defender.title()})")[0]
     if drm is None:
         drm = bombed_drm(state, tab)
-    from .eventplay import strategic
+    from .eventplay import strategic, strategic_snafu
 
     halve_axis, halve_def = strategic(state, defender, events)
-    att_final, def_final = _total(att_die + drm, halve_axis), _total(def_die, halve_def)
+    snafu_axis, snafu_def = strategic_snafu(state, defender, events)  # USE 14.14
+    drm += snafu_axis
+    att_final, def_final = _total(att_die + drm, halve_axis), _total(def_die + snafu_def, halve_def)
     if att_final > def_final:
         step, winner = int(tab["attacker_wins"]), "axis"
     elif att_final < def_final:
@@ -110,6 +113,6 @@ def strategic_combat(state: State, code: str, defender: str, ctx: Any, events: E
     after = move_fac_lost(before, step)
     state["fac_lost"][code] = after
     events.append({"kind": "strategic-combat", "att_side": "axis", "def_side": defender,
-                   "att_die": att_die, "def_die": def_die, "att_drm": drm, "def_drm": 0,
+                   "att_die": att_die, "def_die": def_die, "att_drm": drm, "def_drm": snafu_def,
                    "att_final": att_final, "def_final": def_final, "winner": winner,
                    "country": code, "fac_lost_from": before, "fac_lost_to": after})

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from .geo import Board
+from .islands import island_port_garrison
 from .landsupply import LSS_CAPACITY, lss_reached, sources, trace
 from .politics import COOP_EXEMPT
 from .state import State, Unit, faction_of, in_play, is_air, is_ground, is_naval, on_map
@@ -24,10 +25,12 @@ def traceable(state: State, b: Board, unit: Unit, start: str | None = None) -> b
 
 
 def auto_full(state: State, b: Board, unit: Unit) -> bool:
-    """USE 7.2: convoys and units in Map Boxes are automatically in Full Supply
-    (also a garrison in an island port and the UK garrison in Gibraltar: no islands on our maps).
+    """USE 7.2: convoys, units in Map Boxes and a garrison in an island port (1.3.3, islands.py)
+    are automatically in Full Supply (the UK garrison in Gibraltar too: no Gibraltar on our maps).
     The Turn Track, Conditional, Upgrade and other off-play boxes are not Map Boxes (state.in_play)."""
-    return unit["kind"] == "convoy" or (in_play(unit) and not on_map(unit))
+    if unit["kind"] == "convoy" or (in_play(unit) and not on_map(unit)):
+        return True
+    return on_map(unit) and island_port_garrison(b, unit)
 
 
 def supply_check(state: State, b: Board, faction: str, events: Events, ctx: Any = None) -> None:

@@ -5,7 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from .conquest import effects
-from .geo import Board
+from .diplomacy import grant_success
+from .geo import Board, board
 from .state import State, Unit, enemies, faction_of, in_play, is_ground
 from .tables import authored
 
@@ -132,7 +133,8 @@ def _major_collapse(state: State, b: Board, country: str, events: Events) -> Non
     DECISION: "Will removed" = the country's Will is no longer kept (``will_removed``: it stays
     0 and no later change or collapse applies); the Conditional unit is the lowest-id German
     ground unit in the Conditional box, moved to the Mobilization box (it is mobilized as usual,
-    8.3). The Political Success marker is not modelled (no Diplomacy Cup, 10.2)."""
+    8.3); the Political Success is the Axis's to resolve at once where the game has a Diplomacy
+    Cup (diplomacy.grant_success; France 1940 has none, so nothing there)."""
     c = state["countries"][country]
     old = c["will"]
     c["will"] = 0
@@ -148,6 +150,7 @@ def _major_collapse(state: State, b: Board, country: str, events: Events) -> Non
             events.append({"kind": "conditional-unit", "unit": uid, "to": "mobilization"})
             break
     change_will(state, b, "GER", 10, f"{country} collapsed (13.2)", events)
+    grant_success(state, "axis", f"{country} collapsed (13.2)", events)
 
 
 def conquest_due(state: State, b: Board, country: str) -> bool:
@@ -205,5 +208,20 @@ def conquer(state: State, country: str, by: str, events: Events, b: Board | None
             u["hex"] = None
             u["box"] = "removed"
     events.append({"kind": "conquered", "country": country, "by": by})
+    _remove_forts(state, b or board(state), country, str(c["faction"]), events)
     if b is not None:
         effects(state, b, country, by, events, change_will)
+
+
+def _remove_forts(state: State, b: Board, country: str, faction: str, events: Events) -> None:
+    """USE 13.2.2 "All counters removed": fort markers are counters (15.12).
+    DECISION: the conquered country's forts are the fort markers of its faction in its own hexes
+    (Mainland and Overseas, so French forts inside a Vichy created afterwards go too: Vichy is a
+    new country with no fort markers) and those still waiting for its activation (13.1)."""
+    for h in sorted(state["forts"]):
+        if b.country.get(h) == country and state["forts"][h] == faction:
+            del state["forts"][h]
+            events.append({"kind": "fort-removed", "hex": h, "why": f"{country} conquered (13.2.2)"})
+    for h in sorted(state["activation_forts"]):
+        if state["activation_forts"][h] == country:
+            del state["activation_forts"][h]
