@@ -10,7 +10,7 @@ from typing import Any
 
 from pbem import rulesapi
 from pbem.cli import demo
-from pbem.play import game
+from pbem.play import archive, audit, game
 from pbem.protocol import genesis, turnfile
 from pbem.protocol.identity import Card, Identity, new_identity
 from pbem.store import gamestore, paths
@@ -160,3 +160,33 @@ def demo_turns(players: dict[str, Player], gid: bytes, steps: list[tuple[str, st
                 steps[:0] = [(pend.seat, "end-phase\n"), ("*", text)]
             continue
         yield seat, text
+
+
+def end_and_audit(players: dict[str, Player], gid: bytes, tmp: Path) -> None:
+    """Every seat agrees to stop and reveals; every home and an observer (importing the archive)
+    audit the whole game, and the observer's public state is every home's."""
+    seats = list(players)
+
+    def gs(seat: str) -> gamestore.GameStore:
+        return gamestore.game_dir(players[seat].home, gid)
+
+    for _ in seats:
+        pend = game.load(players[seats[0]].session, gs(seats[0])).pending()
+        assert pend is not None
+        vote = "propose" if pend.kind != "end-answer" else "accept"
+        f, _ = game.play(players[pend.seat].session, gs(pend.seat), "", end_vote=vote)
+        for o in seats:
+            if o != pend.seat:
+                game.receive(players[o].session, f.raw)
+    for s in seats:
+        f, _ = game.end(players[s].session, gs(s))
+        for o in seats:
+            if o != s:
+                game.receive(players[o].session, f.raw)
+    for s in seats:
+        rep = audit.audit(players[s].session, gs(s))
+        assert rep.clean, (s, rep)
+    obs = make_player(tmp, "observer")
+    store, d = archive.import_archive(obs.session, archive.export(gs(seats[0])))
+    assert d.my_seat is None and audit.audit(obs.session, store).clean
+    assert all(d.public == game.derive(players[s].session, gs(s)).public for s in seats)

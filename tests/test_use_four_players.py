@@ -9,13 +9,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import Player, deliver, demo_turns, make_player, start_game
+from helpers import Player, deliver, demo_turns, end_and_audit, make_player, start_game
 from pbem_rules.use import seating
 
 from pbem import rulesapi
 from pbem.errors import StateError
 from pbem.kit.records import ScenarioErrors
-from pbem.play import archive, audit, game
+from pbem.play import game
 from pbem.store import gamestore
 
 FOUR = "east-med-1941-4p"
@@ -46,32 +46,6 @@ def _play(players: dict[str, Player], gid: bytes, steps: list[tuple[str, str]]) 
                 if ref not in d.est["opened"] and c["seat"] != other:
                     assert all(ref not in sec for sec in d.secrets_by.values())  # closed to the others
     return sent
-
-
-def _end_and_audit(players: dict[str, Player], gid: bytes, tmp: Path) -> None:
-    """Every seat agrees to stop and reveals; every home and an observer audit the whole game
-    (as tests/test_use_three_factions.py)."""
-    seats = list(players)
-    for _ in seats:
-        pend = _load(players, gid, seats[0]).pending()
-        assert pend is not None
-        p = players[pend.seat]
-        f, _ = game.play(p.session, _gs(p, gid), "", end_vote="propose" if pend.kind != "end-answer" else "accept")
-        for o in seats:
-            if o != pend.seat:
-                game.receive(players[o].session, f.raw)
-    for s in seats:
-        f, _ = game.end(players[s].session, _gs(players[s], gid))
-        for o in seats:
-            if o != s:
-                game.receive(players[o].session, f.raw)
-    for s in seats:
-        rep = audit.audit(players[s].session, _gs(players[s], gid))
-        assert rep.clean, (s, rep)
-    obs = make_player(tmp, "observer")
-    gs, d = archive.import_archive(obs.session, archive.export(_gs(players[seats[0]], gid)))
-    assert d.my_seat is None and audit.audit(obs.session, gs).clean
-    assert d.public == game.derive(players["italy"].session, _gs(players["italy"], gid)).public
 
 
 def _refusals(players: dict[str, Player], gid: bytes, seat: str, text: str) -> list[str]:
@@ -205,4 +179,4 @@ def test_four_homes_play_a_turn_with_the_axis_in_two_seats(tmp_path: Path) -> No
     assert "axis: 1941-04 Axis Replacements Phase" in sent and not any(f.startswith("italy: 1941") for f in sent)
     d = _load(players, gid)
     assert d.public["date"] == "1941-05" and d.public["phase"] == "weather" and "part" not in d.public
-    _end_and_audit(players, gid, tmp_path)
+    end_and_audit(players, gid, tmp_path)

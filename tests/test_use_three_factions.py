@@ -8,12 +8,12 @@ import sys
 from pathlib import Path
 
 import pytest
-from helpers import Player, deliver, demo_turns, make_player, start_game
+from helpers import Player, deliver, demo_turns, end_and_audit, make_player, start_game
 from pbem_rules.use.scenario import load_scenario
 
 from pbem import rulesapi
 from pbem.cli import demo
-from pbem.play import archive, audit, game
+from pbem.play import game
 from pbem.protocol import turnfile
 from pbem.store import gamestore
 
@@ -53,33 +53,6 @@ def _play_demo(players: dict[str, Player], gid: bytes, scenario: str) -> list[tu
                 if ref not in d.est["opened"] and c["seat"] != other:
                     assert all(ref not in sec for sec in d.secrets_by.values())  # closed to the others
     return sent
-
-
-def _end_and_audit(players: dict[str, Player], gid: bytes, tmp: Path) -> None:
-    """Every seat agrees to stop and reveals; every home and an observer audit the whole game."""
-    seats = list(players)
-    for _ in seats:
-        pend = game.load(players[seats[0]].session, _gs(players[seats[0]], gid)).pending()
-        assert pend is not None
-        vote = "propose" if pend.kind != "end-answer" else "accept"
-        p = players[pend.seat]
-        f, _ = game.play(p.session, _gs(p, gid), "", end_vote=vote)
-        for o in seats:
-            if o != pend.seat:
-                game.receive(players[o].session, f.raw)
-    for s in seats:
-        f, _ = game.end(players[s].session, _gs(players[s], gid))
-        for o in seats:
-            if o != s:
-                game.receive(players[o].session, f.raw)
-    for s in seats:
-        rep = audit.audit(players[s].session, _gs(players[s], gid))
-        assert rep.clean, (s, rep)
-    obs = make_player(tmp, "observer")
-    gs, d = archive.import_archive(obs.session, archive.export(_gs(players[seats[0]], gid)))
-    assert d.my_seat is None
-    assert audit.audit(obs.session, gs).clean
-    assert d.public == game.derive(players[seats[-1]].session, _gs(players[seats[-1]], gid)).public
 
 
 # --- the scenario ----------------------------------------------------------------------------------
@@ -145,7 +118,7 @@ def test_three_homes_play_the_demo_turn_and_everyone_audits_it(tmp_path: Path) -
     # The Axis's Will Commit was sealed in its attack file and opened two files later: the
     # Western and Soviet homes saw a commitment, not a choice, in between (checked in _play_demo).
     assert sum(len(turnfile.parse(raw).header["commits"]) for seat, raw in sent if seat == "axis") >= 1
-    _end_and_audit(players, gid, tmp_path)
+    end_and_audit(players, gid, tmp_path)
 
 
 def test_two_players_play_the_same_turn_with_one_seat_for_two_factions(tmp_path: Path) -> None:
@@ -156,4 +129,4 @@ def test_two_players_play_the_same_turn_with_one_seat_for_two_factions(tmp_path:
     assert d.public["date"] == "1941-05" and d.public["units"]["USSR-16A"]["hex"] == "2102"
     assert {seat for seat, _ in sent} == {"axis", "western"}
     assert len(sent) < 18  # no third player to release dice or hand over to
-    _end_and_audit(players, gid, tmp_path)
+    end_and_audit(players, gid, tmp_path)

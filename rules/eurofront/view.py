@@ -14,6 +14,7 @@ from typing import Any
 
 from pbem.kit.hexgrid import EVEN_COLUMNS_LOW as GRID
 from pbem.kit.hexgrid import parse_hex
+from pbem.kit.words import in_words
 
 from . import state as st
 from .data import load
@@ -125,16 +126,8 @@ HITS_ON = {"SF": 6, "DF": 5, "TF": 4, "QF": 3}  # combat.HITS_ON (7.31), named h
 
 
 def _t(v: Any) -> str:
-    """A value in words: lists joined, None (a field the event lacks) as 'unknown', booleans as yes/no."""
-    if v is None:
-        return "unknown"
-    if isinstance(v, bool):
-        return "yes" if v else "no"
-    if isinstance(v, (list, tuple)):
-        return ", ".join(_t(x) for x in v) or "none"
-    if isinstance(v, dict):
-        return ", ".join(f"{_t(k)} {_t(x)}" for k, x in v.items()) or "none"
-    return str(v)
+    """A value in words (None, a field the event lacks, as 'unknown')."""
+    return in_words(v)
 
 
 def _side(v: Any) -> str:

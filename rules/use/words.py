@@ -4,20 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from pbem.kit.words import in_words
+
 SIDE_NAMES = {"axis": "Axis", "western": "Western", "soviet": "Soviet", "neutral": "neutral"}
 
 
 def _t(v: Any) -> str:
-    """A value in words: lists joined, None as 'none', booleans as yes/no."""
-    if v is None:
-        return "none"
-    if isinstance(v, bool):
-        return "yes" if v else "no"
-    if isinstance(v, (list, tuple)):
-        return ", ".join(_t(x) for x in v) or "none"
-    if isinstance(v, dict):
-        return ", ".join(f"{k} {_t(x)}" for k, x in v.items()) or "none"
-    return str(v)
+    """A value in words (None as 'none')."""
+    return in_words(v, "none")
 
 
 def _side(v: Any) -> str:

@@ -8,6 +8,7 @@ from collections.abc import Callable
 from typing import Any
 
 from pbem.kit.hexgrid import EVEN_COLUMNS_LOW as GRID
+from pbem.kit.words import in_words
 
 from .data import load
 from .sequence import label
@@ -102,16 +103,8 @@ Event = dict[str, Any]
 
 
 def _t(v: Any) -> str:
-    """A value in words: lists joined, None (a field the event lacks) as 'unknown', booleans as yes/no."""
-    if v is None:
-        return "unknown"
-    if isinstance(v, bool):
-        return "yes" if v else "no"
-    if isinstance(v, (list, tuple)):
-        return ", ".join(_t(x) for x in v) or "none"
-    if isinstance(v, dict):
-        return ", ".join(f"{_t(k)} {_t(x)}" for k, x in v.items()) or "none"
-    return str(v)
+    """A value in words (None, a field the event lacks, as 'unknown')."""
+    return in_words(v)
 
 
 def _title(v: Any) -> str:
