@@ -1,3 +1,3 @@
 """pbem: a play-by-email turn processor for strategic board wargames."""
 
-__version__ = "0.2.0"
+__version__ = "0.3.0"

@@ -24,7 +24,9 @@ from .table import TABLE
 from .verbs import EfLine, Env, illegal
 
 HERE = Path(__file__).resolve().parent
-VERSION = "0.1"  # 0.1: the first registered release (pbem 0.2.0)
+# 0.1: the first registered release (pbem 0.2.0); 0.2 (pbem 0.3.0): every event a sentence,
+# the scenario loader fuzzed (load_dir); 0.1's games replay unchanged.
+VERSION = "0.2"
 ORDER_FIELDS: dict[str, type | tuple[type, ...]] = {
     "verb": str, "line": int, "col": int, "block": str, "deploy": (str, type(None)), "path": list, "supreme": bool,
     "hex": str, "blocks": list, "unit": str, "cost": int, "blitz": bool, "paradrop": bool, "double": bool,

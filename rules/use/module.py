@@ -11,7 +11,7 @@ from pbem.kit.orders import rollback
 from pbem.kit.sequence import phase_name
 from pbem.rulesapi import Action, Outcome, Pending, RulesModule, Scenario
 
-from . import actions, activation, geo, orders, partners, seating, sequence, strictdice, verbs
+from . import actions, activation, geo, landgate, orders, partners, seating, sequence, strictdice, verbs
 from .refusals import illegal
 from .state import State, clone
 from .verbs import TABLE, Turn
@@ -21,7 +21,9 @@ Events = list[dict[str, Any]]
 # 0.10: 7.2's automatic Full Supply only in the Map Boxes in play (not the Turn Track,
 # Conditional, Upgrade or Removed boxes); the games of 0.9 (pbem 0.1.0) replay unchanged
 # (rules/use/releases.toml). 0.9: 5.1 step 2 as written, sealed air an option.
-VERSION = "0.10"
+# 0.11 (pbem 0.3.0): the rules France 1940 never reaches made whole (issue 17: Occupied USSR,
+# four players, the rulebook audits' fixes); the games of 0.9 and 0.10 replay unchanged.
+VERSION = "0.11"
 # 0.8: 7.3 each Limited Source feeds two units; 8.3 USSR infantry full; 13.2 Map Boxes
 # 0.7: strict dice (strictdice.py): combats and due orders resolve in a later file
 # 0.6: Straits (4.2.4, 6.4.3; the Strait of Dover)
@@ -328,6 +330,7 @@ def _run_order(t: Turn, o: Order) -> None:
     verb = o["verb"]
     if verb != "standing":
         _check_turn(t, o)
+        landgate.gate(t.s, o, t.seat)  # USE 6.3.2.4: the landed invader's Assault comes first
         want = TABLE.phase(verb)
         if want and want != t.s["phase"]:
             goto_phase(t.s, t.b, t.seat, o, want, t.ctx, t.events)

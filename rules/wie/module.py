@@ -40,7 +40,9 @@ FIELDS: dict[str, dict[str, type]] = {
 OPTIONAL = {"as", "support", "at", "air", "naval", "other", "ss", "escort"}
 OPTIONAL_TYPES: dict[str, type] = {"as": str, "support": int, "at": str, "air": int, "naval": int, "other": int,
                                    "ss": int, "escort": int}
-VERSION = "0.1"  # 0.1: the first registered release (pbem 0.2.0)
+# 0.1: the first registered release (pbem 0.2.0); 0.2 (pbem 0.3.0): every event a sentence,
+# a feature naming no hex a typed scenario issue; 0.1's games replay unchanged.
+VERSION = "0.2"
 WANTED = {"air-commit": "commit your air points, sealed: air [SIDE] FRONT MISSION POINTS [vs SIDE] (68.1 A)",
           "air-open": "open your air commitment (send a file; diplomacy orders may go with it)",
           "movement": "move your units, then end-phase", "combat": "attack HEX with UNIT..., then end-phase",
