@@ -252,7 +252,7 @@ def generate(outdir: Path, shapefile_zip: Path) -> None:
 
 
 # --- rendering (the loaded scenario, with the real loader) ----------------------------------
-LETTER = {"USSR": "R", "ROM": "O", "HUN": "H", "BUL": "B", "GER": "G", "ITA": "I", "YUG": "Y",
+LETTER = {"USSR": "R", "ROM": "O", "HUN": "H", "BUL": "B", "GER": "G", "POL": "P", "ITA": "I", "YUG": "Y",
           "GRE": "E", "TUR": "T", "UK": "K"}
 TERRAIN_MARK = {"clear": ".", "rough": "^", "mountain": "M", "marsh": "%"}
 

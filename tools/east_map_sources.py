@@ -12,13 +12,15 @@ from __future__ import annotations
 Poly = list[tuple[float, float]]
 
 # Natural Earth ADM0_A3 -> game country (April 1941; USE 16.0 codes).  Yugoslavia is one
-# country (it was partitioned only after this scenario begins); Slovakia and the German half of
-# Poland (the General Government) are German-held and have no USE country; Albania and the
+# country (it was partitioned only after this scenario begins); the German half of Poland (the
+# General Government) is Poland (POL, 16.0: "1939 borders"), conquered and Axis-held (13.2.2
+# cedes Germany only the Corridor); Slovakia is German-held (no USE country) but for its south
+# (Kosice), Hungarian since the First Vienna Award (November 1938); Albania and the
 # Dodecanese are Italian; Moldova (Bessarabia, ceded 1940) and eastern Poland are Soviet;
 # Cyprus (with the Dhekelia base) is British; Austria and Bohemia-Moravia are German; Syria and
 # Lebanon are Vichy French Syria (SYR).
 COUNTRY_OF: dict[str, str] = {
-    "UKR": "USSR", "RUS": "USSR", "MDA": "USSR", "POL": "GER", "SVK": "GER",
+    "UKR": "USSR", "RUS": "USSR", "MDA": "USSR", "POL": "POL", "SVK": "GER",
     "ROU": "ROM", "HUN": "HUN", "BGR": "BUL", "GRC": "GRE", "ALB": "ITA", "TUR": "TUR",
     "SRB": "YUG", "HRV": "YUG", "BIH": "YUG", "MNE": "YUG", "KOS": "YUG", "MKD": "YUG",
     "CYP": "UK", "ESB": "UK", "CZE": "GER", "AUT": "GER", "ITA": "ITA", "SYR": "SYR", "LBN": "SYR",
@@ -30,6 +32,9 @@ COUNTRY_OF: dict[str, str] = {
 REFINE: list[tuple[str, Poly]] = [
     # Eastern Poland, annexed by the USSR in 1939: east of the San-Bug line.
     ("USSR", [(22.6, 51.0), (22.9, 50.2), (22.6, 49.6), (22.6, 49.0), (25.0, 49.0), (25.0, 51.0)]),
+    # Southern Slovakia (Kosice), Hungarian since the First Vienna Award (November 1938).
+    ("HUN", [(17.2, 47.8), (17.9, 48.2), (18.7, 48.25), (19.5, 48.35), (20.3, 48.55), (21.0, 48.85),
+             (21.8, 48.8), (22.0, 48.5), (21.0, 47.9), (18.0, 47.6)]),
     # Carpathian Ruthenia, Hungarian since March 1939.
     ("HUN", [(22.1, 48.3), (22.3, 49.1), (22.9, 49.1), (24.6, 48.1), (24.0, 47.9), (22.8, 47.9)]),
     # Northern Transylvania, Hungarian since the Second Vienna Award (August 1940).
@@ -77,8 +82,8 @@ CITIES: list[tuple[str, str, str, float | None, float | None]] = [
     ("Varna", "BUL", "port", 43.21, 27.91),
     ("Plovdiv", "BUL", "", 42.14, 24.75),
     # Germany (General Government, Slovakia; Berlin and the Reich in the REICH box)
-    ("Krakow", "GER", "", 50.06, 19.94),
-    ("Kosice", "GER", "", 48.72, 21.26),
+    ("Krakow", "POL", "", 50.06, 19.94),
+    ("Kosice", "HUN", "", 48.72, 21.26),
     ("Berlin", "GER", "REICH capital factories=2", None, None),
     # Italy (Rome in the ITALY box; Albania and the Dodecanese are Overseas Areas)
     ("Durazzo", "ITA", "port", 41.32, 19.45),

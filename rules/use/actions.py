@@ -337,6 +337,18 @@ def declare_resolve(state: State, b: Board, order: Order, faction: str, ctx: Any
                  attackers=attackers)
 
 
+def strike_escorts(victims: list[Unit], aim: Unit) -> list[str]:
+    """USE 6.2.4 / 6.4.2 / 5.2: a naval unit attacked is escorted by the friendly fighters (and,
+    for a convoy, warships) stacked with it; the strike fights them first, whether the strike
+    named its aim (``at``) or fell on the unit by itself (Interpretations 6.2.2: a convoy's
+    protection must not depend on how its counter id sorts)."""
+    if not is_naval(aim):
+        return []
+    return [u["id"] for u in sorted(victims, key=lambda u: (u["kind"] != "fighter", u["id"]))
+            if u["id"] != aim["id"] and u["sorties"] < 6
+            and (u["kind"] == "fighter" or (aim["kind"] == "convoy" and u["kind"] in ("carrier", "surface")))]
+
+
 def _strike_target(state: State, b: Board, order: Order, unit: Unit, faction: str) -> tuple[Unit, list[str]]:
     """The unit an Air Strike attacks and the escorts it fights first; refuses an illegal strike."""
     target = order["target"]
@@ -346,17 +358,12 @@ def _strike_target(state: State, b: Board, order: Order, unit: Unit, faction: st
     if not victims:
         illegal(order, f"no enemy air or naval unit at {target}", "6.2.2")
     d = sorted(victims, key=lambda u: (u["kind"] != "fighter", u["id"]))[0]
-    escorts: list[str] = []
     if order.get("at"):
-        # USE 6.2.4 / 6.4.2 / 5.2: a naval unit attacked is escorted by the friendly fighters
-        # (and, for a convoy, warships) stacked with it; the strike fights them first.
         aim = state["units"].get(order["at"])
         if aim is None or aim not in victims or not is_naval(aim):
             illegal(order, f"{order['at']} is not an enemy naval unit at {target}", "6.2.2")
-        escorts = [u["id"] for u in sorted(victims, key=lambda u: (u["kind"] != "fighter", u["id"]))
-                   if u["id"] != aim["id"] and u["sorties"] < 6
-                   and (u["kind"] == "fighter" or (aim["kind"] == "convoy" and u["kind"] in ("carrier", "surface")))]
         d = aim
+    escorts = strike_escorts(victims, d)
     ban = politics.may_attack(state, faction, faction_of(state, d) or "")
     if ban:
         illegal(order, ban[1], ban[0])

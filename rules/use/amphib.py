@@ -29,8 +29,9 @@ DECISIONS (the seed gives one line per rule):
 * Landed, the unit's movement has ended (6.3.2.4): if the landing hex is not in an EZOC it may
   first move 1 adjacent hex (``then HEX``, any terrain the unit may enter, no MP count); the
   activation stays open so that it may designate an Assault against an adjacent enemy ground
-  unit (6.3.2.4) or end. The convoy and its escorts stay in their port (they carried the unit
-  and came back) and take +1 Sortie unless they fought.
+  unit (6.3.2.4) or end; landed in an EZOC, that Assault is resolved at once (1.7.1,
+  landgate.py). The convoy and its escorts stay in their port (they carried the unit and came
+  back) and take +1 Sortie unless they fought.
 * Mulberry (15.16): ``mulberry`` on a UK or USA invasion into a hex without a port: the marker
   stays for the rest of the scenario and makes the hex a port, friendly to its faction while no
   enemy ground unit holds it (naval movement ends there, sea supply traces from it). One marker.
@@ -44,7 +45,7 @@ from .activation import activate, check_activate, end_activation
 from .airduel import Roller, air_duel
 from .coast import coastal, near_port
 from .geo import Board
-from .movement import enemy_presence, enter_hex, stack_conflict, step_cost
+from .movement import enter_hex, stack_conflict, step_cost
 from .politics import check_end, entry_ban, may_attack
 from .refusals import illegal
 from .seamarks import check_temporary, friendly_port
@@ -59,6 +60,7 @@ from .state import (
     hex_of,
     is_ground,
     on_map,
+    units_at,
 )
 from .zoc import in_ezoc
 
@@ -219,8 +221,12 @@ def _then(state: State, b: Board, order: Order, faction: str, g: Unit, h: str, d
                 "6.3.2.4")
     if not b.adjacent(h, nxt) or step_cost(state, b, h, nxt, faction) is None:
         illegal(order, f"{g['id']} cannot move from {h} to {nxt}", "6.3.2", "the unit may move 1 adjacent hex")
-    if enemy_presence(state, b, nxt, faction):
-        illegal(order, f"{nxt} holds an enemy unit or fort", "6.3.2")
+    # The 1-hex move is ground movement (4.2.3): an empty enemy city is captured, an enemy fort
+    # removed and a lone enemy air/naval unit displaced (enter_hex); only an enemy ground unit
+    # bars the hex (3.3: it is Assaulted, not entered).
+    for u in units_at(state, nxt):
+        if is_ground(u) and enemies(faction_of(state, u), faction):
+            illegal(order, f"{nxt} holds enemy unit {u['id']}: the landed unit cannot move into it", "3.3")
     other = stack_conflict(state, g, nxt)
     if other is not None:
         illegal(order, f"{nxt} already holds {other['id']}", "3.3")
@@ -296,6 +302,10 @@ def invade(state: State, b: Board, order: Order, faction: str, ctx: Any, events:
     act = state["activation"]
     assert act is not None
     act.update({"stopped": True, "fresh": False})  # 6.3.2.4: end, or Assault an adjacent enemy
+    if in_ezoc(state, b, hex_of(g), faction):
+        from .landgate import arm
+
+        arm(state, g["id"], faction)  # 1.7.1: "immediately resolve an Assault" (landgate.py)
 
 
 def _assault_from_sea(state: State, b: Board, order: Order, faction: str, g: Unit, d: Unit, ctx: Any,

@@ -12,7 +12,7 @@ from . import eventplay, landing, politics, seamarks
 from .airduel import DRM_CAP, Roller, air_duel, boost, cap, final_value, harsh
 from .geo import Board, terrain_chart
 from .islands import island_fort
-from .movement import enter_hex
+from .movement import displace, enter_hex
 from .sideweather import weather_for
 from .state import (
     Combat,
@@ -66,10 +66,10 @@ def retreat_hexes(state: State, b: Board, unit: Unit, attacker_hexes: list[str])
             continue
         if enemies(state["forts"].get(n), faction):
             continue
-        if any(enemies(faction_of(state, u), faction) for u in units_at(state, n)):
-            continue
         if ground_at(state, n) is not None:
-            continue  # stacking (3.3)
+            continue  # stacking (3.3); an enemy ground unit bars the hex here too
+        # A lone enemy air or naval unit does not bar it: 5.3.5 lists only enemy city, fort and
+        # EZOC, and 3.3 has the retreating unit displace it (4.2.3.7, ``_retreat``).
         friendly_place = ((b.city(n) is not None and state["control"].get(n) == faction)
                           or state["forts"].get(n) == faction)
         if in_ezoc(state, b, n, faction) and not friendly_place:
@@ -251,6 +251,11 @@ def _air_support(state: State, b: Board, c: Combat, a_uid: str | None, d_uid: st
     return air_drm
 
 
+def tank_like(u: Unit) -> bool:
+    """A unit that brings the Tank DRM (3.2, 11.0): a Tank, or a Shock unit (14.18, DECISION)."""
+    return u["kind"] == "tank" or bool(u.get("shock"))
+
+
 def _drm_parts(state: State, b: Board, c: Combat, attackers: list[Unit], dfn: Unit, w: dict[str, str],
                air_drm: dict[str, int], att_commit: bool, def_commit: bool
                ) -> tuple[dict[str, int], dict[str, int], bool]:
@@ -265,12 +270,13 @@ def _drm_parts(state: State, b: Board, c: Combat, attackers: list[Unit], dfn: Un
         a_parts["elite"] = 1
     if dfn["elite"]:
         d_parts["elite"] = 1
-    # DECISION: a side gets the Tank DRM when any of its units in the combat is a Tank; an
-    # attacker never gets it against terrain the chart marks tank_drm = false.
+    # DECISION: a side gets the Tank DRM when any of its units in the combat is a Tank or a
+    # Shock unit (14.18 bars the Tanks marker from Shock units: they already count as Tanks);
+    # an attacker never gets it against terrain the chart marks tank_drm = false.
     tank_ok = chart.terrain[b.terrain[target]].tank_drm
-    if tank_ok and any(u["kind"] == "tank" for u in attackers) and boost(w["att"]):
+    if tank_ok and any(tank_like(u) for u in attackers) and boost(w["att"]):
         a_parts["tank"] = boost(w["att"])
-    if dfn["kind"] == "tank" and boost(w["def"]):
+    if tank_like(dfn) and boost(w["def"]):
         d_parts["tank"] = boost(w["def"])
     if len(attackers) > 1:
         a_parts["additional attackers"] = tab["combat_drm"]["additional_attacker"] * (len(attackers) - 1)
@@ -329,10 +335,12 @@ def _advance(state: State, b: Board, c: Combat, prim: Unit, dfn: Unit, events: E
     act = state["activation"]
     if c["kind"] == "mobile" and not on_map(dfn) and act is not None:
         act["no_ezoc"].append(target)
-    if vacated and c["advance"] and on_map(prim) and ground_at(state, target) is None:
-        mover = prim
-        if c["advancer"] and c["advancer"] in c["attackers"]:
-            mover = state["units"][c["advancer"]]
+    # USE 5.3.7 "attacker may advance": the attacker named to advance does so even when the
+    # primary attacker was lost (an EX eliminating a reduced primary).
+    mover = prim
+    if c["advancer"] and c["advancer"] in c["attackers"]:
+        mover = state["units"][c["advancer"]]
+    if vacated and c["advance"] and ground_at(state, target) is None:
         if (on_map(mover) and not politics.entry_ban(state, b, mover, target, "move")
                 and not politics.overseas_ban(state, b, mover, target)):  # USE 13.1
             src = mover["hex"]
@@ -359,6 +367,9 @@ def _retreat(state: State, b: Board, dfn: Unit, att_hexes: list[str], c: Combat,
         return
     dest = choose_retreat(state, b, dfn, options, wanted)
     src = dfn["hex"]
+    for other in list(units_at(state, dest)):
+        if enemies(faction_of(state, other), faction_of(state, dfn)):
+            displace(state, b, other, events)  # USE 3.3 / 4.2.3.7: the enemy air/naval unit moves away
     dfn["hex"] = dest
     dfn["fort"] = False
     events.append({"kind": "retreat", "unit": dfn["id"], "from": src, "to": dest})

@@ -61,6 +61,7 @@ class Board:
     # countries with a city in the box), e.g. the Reich box holding Berlin.
     box_source: dict[str, tuple[str, frozenset[str]]] = field(default_factory=dict)
     box_factories: dict[str, int] = field(default_factory=dict)  # country -> factories in Map Boxes
+    box_cities: dict[str, tuple[str, str]] = field(default_factory=dict)  # city -> (country, land box)
     # Naval geography (1.3.5, 1.3.6): sea zone / sea Map Box adjacency ("locations"), and the
     # faction a sea Map Box is friendly to.
     zone_adj: dict[str, frozenset[str]] = field(default_factory=dict)
@@ -256,6 +257,8 @@ def board_from_map(game_map: Any, prohibited: set[str]) -> Board:
                                                city.factories)
         else:
             b.box_factories[city.country] = b.box_factories.get(city.country, 0) + city.factories
+            if city.box is not None:
+                b.box_cities[city.name] = (city.country, city.box)
     b.prohibited_countries.update(prohibited)
     for zid, zone in game_map.sea_zones.items():
         b.zone_adj[zid] = frozenset(zone.adjacent_zones) | frozenset(zone.boxes)

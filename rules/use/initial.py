@@ -12,7 +12,7 @@ def state_from_scenario(sc: Any) -> State:
     y, m = sc.turns[0]
     s = new_state(sc.name, {"scenario": sc.name}, played, f"{y:04d}-{m:02d}", len(sc.turns))
     for code, c in sorted(sc.countries.items()):
-        status = c.status  # active | neutral | prohibited | dormant (created later, e.g. Vichy)
+        status = c.status  # active | neutral | prohibited | dormant (created later, e.g. Vichy) | conquered
         cd = new_country(c.faction.lower() if c.faction else None, status, c.will,
                          printed_will=c.printed_will, offmap=c.offmap_factories, mult=c.multiplier,
                          major=c.major)
@@ -21,6 +21,8 @@ def state_from_scenario(sc: Any) -> State:
         if status == "dormant":  # USE 16.0: where and with which capital it is created
             cd["capital"] = c.capital
             cd["area"] = c.area
+        if status == "conquered" and c.conquered_by:  # 13.2.2, conquered before the start
+            cd["conquered_by"] = c.conquered_by.lower()
         s["countries"][code] = cd
     s["policies"] = sorted(name for name, p in sc.policies.items() if p.in_effect)
     s["fixed_policies"] = sorted(name for name, p in sc.policies.items() if p.in_effect and not p.can_end)
@@ -32,6 +34,8 @@ def state_from_scenario(sc: Any) -> State:
         owner = s["countries"].get(city.country)
         if owner is not None and owner["status"] == "active" and owner["faction"]:
             s["control"][str(city.hex)] = owner["faction"]
+        elif owner is not None and owner["status"] == "conquered" and owner["conquered_by"]:
+            s["control"][str(city.hex)] = owner["conquered_by"]  # 13.2.2: held by its conqueror
     for fort in sc.forts:
         fort_owner = s["countries"].get(fort.country)
         if fort.activation and (fort_owner is None or fort_owner["status"] != "active"):

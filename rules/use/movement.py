@@ -124,19 +124,21 @@ def enemy_marker(state: State, h: str, faction: str) -> bool:
     return any(enemies(state["markers"][kind].get(h), faction) for kind in ("airdrop", "partisans"))
 
 
-def displace(state: State, b: Board, unit: Unit, events: Events) -> None:
+def displace(state: State, b: Board, unit: Unit, events: Events, avoid: frozenset[str] = frozenset()) -> None:
     """USE 4.2.3.7: an enemy air/naval unit "moves away per air/naval rules", adding 1 Sortie if
     under 6; eliminated if it has nowhere to go. DECISION: the engine moves it to the nearest
     eligible hex (lowest hex id on ties) that an air move (4.2.2: within its MP, 5 in Low or No
     Supply, not through an enemy unit's hex) or a naval move (4.2.4: displacement.py) could
-    reach, so the owner need not be asked by email."""
+    reach, so the owner need not be asked by email. ``avoid``: hexes a Strategic Move is still
+    to enter (an air unit is not displaced into the mover's way, to be displaced again)."""
     start = hex_of(unit)
     unit["hex"] = None  # it must leave; it cannot count as its own stacking conflict
     best: str | None
     if is_air(unit):
         dists = _air_dists(state, b, unit, {start: 0}, int(terrain_chart().air_hex_mp), False,
                            limit=mp_allowance(unit))
-        ok = sorted((d, h) for h, d in dists.items() if h != start and air_end_ok(state, b, unit, h) is None)
+        ok = sorted((d, h) for h, d in dists.items()
+                    if h != start and h not in avoid and air_end_ok(state, b, unit, h) is None)
         best = ok[0][1] if ok else None
     else:
         from .displacement import naval_refuge
@@ -314,12 +316,16 @@ def strategic_move(state: State, b: Board, order: Order, unit: Unit, path: list[
         if b.ground_prohibited(h) or b.side_prohibited(a, h):
             illegal(order, f"{h} is prohibited", "4.1.2")
         politics.check_entry(state, b, unit, h, "strategic", order, final=final)
-        if enemy_presence(state, b, h, faction):
+        if _sm_barred(state, b, unit, h, faction):
             illegal(order, f"{h} holds an enemy city, fort or unit", "4.1.2")
         if in_ezoc(state, b, h, faction):
             illegal(order, f"{h} is in an enemy ZOC", "4.1.3")
         if not supply.traceable(state, b, unit, h):
             illegal(order, f"{h} cannot trace a supply line to a Supply Source", "4.1.2")
+        if is_ground(unit):
+            for other in list(units_at(state, h)):
+                if enemies(faction_of(state, other), faction):
+                    displace(state, b, other, events, frozenset(path[i + 1:]))  # USE 3.3 / 4.2.3.7
         unit["hex"] = h
         if is_ground(unit):
             # USE 13.3/13.6-13.8 say "enters"/"crosses": a Strategic Move sets them off as a move does
@@ -331,6 +337,19 @@ def strategic_move(state: State, b: Board, order: Order, unit: Unit, path: list[
     unit["sm"] = True
     state["done_turn"]["sm"].append(faction)
     events.append({"kind": "strategic-move", "unit": unit["id"], "path": path})
+
+
+def _sm_barred(state: State, b: Board, unit: Unit, h: str, faction: str) -> bool:
+    """USE 4.1.2: an enemy city or fort bars a Strategic Move, and so does an enemy unit
+    (3.3: enemy units cannot share a hex), except a lone enemy air or naval unit in the way of
+    a ground unit, which is displaced as by any ground unit entering (3.3, 4.2.3.7; DECISION,
+    Interpretations 4.1.2). An air unit never enters an enemy unit's hex (3.3)."""
+    if b.city(h) is not None and enemies(state["control"].get(h), faction):
+        return True
+    if enemies(state["forts"].get(h), faction):
+        return True
+    return any(enemies(faction_of(state, u), faction) and (is_ground(u) or not is_ground(unit))
+               for u in units_at(state, h))
 
 
 # --- air movement -----------------------------------------------------------

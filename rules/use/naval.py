@@ -2,9 +2,10 @@
 
 Order: ``move UNIT [ZONE|BOX ...] PORT|BOX [carry UNIT] [escort WARSHIP...]``: the Sea Zones
 and sea Map Boxes the unit passes, in order, then where it ends: a friendly port hex or a
-friendly sea Map Box. Each Sea Zone or Map Box is a single location (4.2.4); the unit's
-starting location is its port's Sea Zone(s) or its Map Box. A convoy may carry one friendly
-ground or air unit stacked with it (6.4.4) and take warships stacked with it along (6.4.2).
+friendly sea Map Box (also with a carried unit, 6.4.4). Each Sea Zone or Map Box is a single
+location (4.2.4); the unit's starting location is its port's Sea Zone(s) or its Map Box. A
+convoy may carry one friendly ground or air unit stacked with it (6.4.4) and take warships
+stacked with it along (6.4.2).
 The move may be intercepted (6.2.5, 6.4.3: ``navalint.py``).
 """
 
@@ -82,13 +83,19 @@ def naval_move(state: State, b: Board, order: Order, unit: Unit, events: Events,
     final_hex: str | None
     final_box: str | None
     if dest in b.sea_boxes:
-        spent += _enter_box(state, b, order, unit, faction, cargo, here, dest, route, chart)
+        spent += _enter_box(state, b, order, faction, here, dest, route, chart)
         final_hex, final_box = None, dest
     else:
         spent += _enter_port(state, b, order, unit, faction, escorts, cargo, here, dest, route, chart)
         final_hex, final_box = dest, None
     if spent > mp:
         illegal(order, f"{unit['id']} needs {spent} MP for that move but has {mp}", "4.2.4")
+    for e in escorts:
+        # USE 6.4.2 the escort "moves with convoy": it moves, so its own MP (4.2: 5 in Low or No
+        # Supply) bound the move; a convoy is always in Full Supply (7.2).
+        if spent > mp_allowance(e):
+            illegal(order, f"escort {e['id']} needs {spent} MP for that move but has {mp_allowance(e)}", "4.2",
+                    "leave the escort behind or shorten the move")
     if route and route[0] not in start:
         # the starting Sea Zone the unit leaves by (the first one next to where it goes)
         first = sorted((z for z in start if route[0] in b.zone_adj.get(z, frozenset())),
@@ -138,13 +145,13 @@ def _sail(state: State, b: Board, order: Order, faction: str, start: frozenset[s
     return here, route, spent
 
 
-def _enter_box(state: State, b: Board, order: Order, unit: Unit, faction: str, cargo: Unit | None,
-               here: frozenset[str], dest: str, route: list[str], chart: Any) -> int:
+def _enter_box(state: State, b: Board, order: Order, faction: str, here: frozenset[str], dest: str,
+               route: list[str], chart: Any) -> int:
     """The move ends in sea Map Box ``dest`` (4.2.4, 1.3.5): the MP it costs; ``route`` extended."""
     spent = 0
-    if cargo is not None:
-        illegal(order, f"{unit['id']} carries {cargo['id']}: Naval Transport ends in a friendly port",
-                "6.4.4")
+    # A convoy may carry its unit into a friendly sea Map Box (6.4.4 "to friendly port in Sea
+    # Zone/Map Box"; 3.3 stacks for transport in Map Boxes; UK units live there, 8.3): DECISION,
+    # Interpretations 6.4.4. The carried unit was checked by _cargo; the box is friendly below.
     if dest not in here and not any(dest in b.zone_adj.get(h, frozenset()) for h in here):
         illegal(order, f"Map Box {dest} is not adjacent to {'/'.join(sorted(here))}", "4.2.4")
     if dest not in here:

@@ -79,15 +79,14 @@ def strike_target(state: State, b: Board, order: Order, faction: str) -> tuple[U
     if not victims:
         illegal(order, f"no enemy air or naval unit at {h}", "6.4.5")
     d = victims[0]
-    escorts: list[str] = []
     if order.get("at"):
         aim = state["units"].get(order["at"])
         if aim is None or aim not in victims or not is_naval(aim):
             illegal(order, f"{order['at']} is not an enemy naval unit at {h}", "6.4.5")
-        # USE 6.2.4 / 6.4.2 / 5.2: fighters (and, for a convoy, warships) stacked with it escort it
-        escorts = [u["id"] for u in victims if u["id"] != aim["id"] and u["sorties"] < 6
-                   and (u["kind"] == "fighter" or (aim["kind"] == "convoy" and is_naval(u)))]
         d = aim
+    from .actions import strike_escorts
+
+    escorts = strike_escorts(victims, d)  # USE 6.2.4 / 6.4.2 / 5.2, with or without ``at``
     ban = may_attack(state, faction, faction_of(state, d) or "")
     if ban:
         illegal(order, ban[1], ban[0])

@@ -50,7 +50,7 @@ POLICIES = ("home-defense", "cooperation-limits", "neutral-non-violation", "appe
             "nazi-soviet-pact", "moscow-treaty")  # 10.3.x
 CONDITIONAL_EVENTS = ("west-invaded", "east-invaded", "mediterranean-crisis", "usa-entry",
                       "ussr-northern-border", "ussr-southern-border")  # 13.3-13.8
-STATUSES = ("active", "neutral", "prohibited", "dormant")
+STATUSES = ("active", "neutral", "prohibited", "dormant", "conquered")  # conquered: before the start (13.2.2)
 SCENARIO_FILES = ("scenario.txt", "countries.txt", "map.txt", "features.txt", "units.txt")
 _HASH_LABEL = b"pbem/v1/use-scenario\n"
 
@@ -138,6 +138,7 @@ class Country:
     area: str | None  # dormant country: the area it is created from (Vichy)
     home_defense: tuple[HomeDefense, ...]
     line: int
+    conquered_by: str | None = None  # a country conquered before the start: its conqueror (by=)
 
 
 @dataclass(frozen=True)
@@ -367,8 +368,10 @@ def _load_countries(records: list[Record], issues: Issues) -> dict[str, Country]
         faction = a.get("faction")
         if status not in STATUSES:
             issues.add(f, ln, f"country {code}: status {status!r} must be one of {', '.join(STATUSES)}")
-        if (status == "active") != (faction is not None):
-            issues.add(f, ln, f"country {code}: an active country has a faction=, others none")
+        if (status in ("active", "conquered")) != (faction is not None):
+            issues.add(f, ln, f"country {code}: an active or conquered country has a faction=, others none")
+        if (status == "conquered") != ("by" in a) or a.get("by", "Axis") not in FACTIONS:
+            issues.add(f, ln, f"country {code}: a conquered country (and only one) has by=FACTION, its conqueror")
         if faction is not None and faction not in FACTIONS:
             issues.add(f, ln, f"country {code}: unknown faction {faction!r}")
         for flag in flags:
@@ -379,7 +382,8 @@ def _load_countries(records: list[Record], issues: Issues) -> dict[str, Country]
             code, name, faction, status, parse_int(rec, "will", issues, 0), printed,
             parse_int(rec, "factories", issues, 0), parse_int(rec, "offmap", issues, 0),
             parse_int(rec, "multiplier", issues, 1, 1, 9), a.get("capital"), "major" in flags,
-            status == "neutral" and "no-declare-war" not in flags, a.get("pro"), a.get("area"), (), ln)
+            status == "neutral" and "no-declare-war" not in flags, a.get("pro"), a.get("area"), (), ln,
+            a.get("by"))
     for code, items in defense.items():
         if code not in countries:
             issues.add("countries.txt", items[0].line, f"home-defense: unknown country {code!r}")

@@ -67,13 +67,23 @@ def capture_city(state: State, b: Board, h: str, faction: str, events: Events) -
 
 
 def mainland_cities(state: State, b: Board, country: str) -> list[str]:
+    """The country's on-map Mainland city hexes (its Map Box cities: ``box_city_held``)."""
     return [h for h, c in b.cities.items() if c.country == country and b.mainland(h)]
+
+
+def box_city_held(b: Board, country: str, faction: str | None) -> bool:
+    """DECISION (13.2, 1.3.5): a city in a land Map Box (Rome in ITALY, Berlin in REICH, Moscow in
+    Central Russia) is a Mainland city of its country controlled by the box's friendly faction:
+    no enemy unit may enter a Map Box (4.x "Axis units cannot enter Map Boxes ..."), so it never
+    falls, and while it is friendly the country's Mainland cities are never all enemy-controlled."""
+    return any(code == country and box in b.land_boxes and not enemies(b.land_boxes[box][0], faction)
+               for code, box in b.box_cities.values())
 
 
 def check_collapse(state: State, b: Board, country: str, events: Events) -> None:
     """USE 13.2: a country collapses when all its Mainland cities are under enemy control."""
     c = state["countries"].get(country)
-    if c is None or c["status"] != "active":
+    if c is None or c["status"] != "active" or box_city_held(b, country, c["faction"]):
         return
     cities = mainland_cities(state, b, country)
     if cities and all(enemies(state["control"].get(h), c["faction"]) for h in cities):
