@@ -382,6 +382,17 @@ class RulesModule(abc.ABC):
         """Strict dice: rolls each seat makes in its first file, reserved at genesis (e.g. weather)."""
         return {}
 
+    def started_by(self, public: Any, version: str) -> Any:
+        """The starting public state of a game that release ``version`` of these rules started
+        (the proposal's ``rules_version``; genesis calls it on ``initial_state``'s result).
+
+        How a later release changes a rule without changing what the earlier releases' games
+        mean (docs/protocol.md §15): it marks the games started by releases that have the new
+        rule (e.g. a key in the state) and leaves the others' state exactly as their release
+        made it. Must not mutate its input; default: unchanged.
+        """
+        return public
+
     def dice_estimate(self, scenario: Scenario) -> int | None:
         """The most rolls one seat may make in a game of ``scenario`` (None: no estimate).
 

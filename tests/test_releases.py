@@ -154,3 +154,17 @@ def test_the_runtime_dependencies_are_the_release_pins() -> None:
         assert tuple(map(int, pinned.split(".")[:2])) >= tuple(map(int, low.split(".")[:2])), (name, pinned, low)
     for name, version in pins.items():
         assert md.version(name) == version, f"{name} {md.version(name)} runs, the release pins {version}"
+
+
+def test_a_rule_changed_by_a_release_keeps_its_old_meaning_in_older_games(tmp_path: Path) -> None:
+    """USE 0.11 adds Will Commit's +1 to air combat; genesis hands the proposal's rules_version to
+    ``started_by``, which marks only the games of 0.11 and later (docs/protocol.md §15): a game of
+    0.10 (the pbem 0.2.0 fixture) starts from exactly the state its release made."""
+    obs = _observer(tmp_path)
+    fixture = next(r for n, r in PLAYED if n == "use" and r.version == "0.10")
+    _, d = archive.import_archive(obs.session, (ROOT / fixture.fixture).read_bytes())
+    old_public, _ = d.con.initial_state()
+    assert "air_commit_drm" not in old_public
+    use = rulesapi.get("use")
+    new_public = use.started_by(old_public, use.version)
+    assert new_public["air_commit_drm"] is True and "air_commit_drm" not in old_public  # not mutated

@@ -88,8 +88,10 @@ class Constitution:
         the costly part, and genesis, the start of play and the audit all need it.
         """
         if self._initial is None:
-            self._initial = self.rules.initial_state(self.scenario, {s: c.name for s, c in self.cards.items()},
-                                                     self.options)
+            public, private = self.rules.initial_state(self.scenario, {s: c.name for s, c in self.cards.items()},
+                                                       self.options)
+            # a rule changed by a later release keeps its old meaning in this release's games
+            self._initial = self.rules.started_by(public, str(self.h["rules_version"])), private
         return copy.deepcopy(self._initial)
 
     @property

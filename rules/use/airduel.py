@@ -69,10 +69,12 @@ def supply_drm(u: Unit) -> int:
 
 
 def air_duel(state: State, b: Board, att: Unit, dfn: Unit, where: str | None, roll: Roller,
-             events: Events, weather: str | None = None, zone: str | None = None) -> str:
+             events: Events, weather: str | None = None, zone: str | None = None,
+             commit: tuple[bool, bool] = (False, False)) -> str:
     """USE 5.2 air/naval combat between two air or naval units (authored results): 'att', 'def'
     or 'tie'. ``weather``: the Sea Zone's weather when the combat is in a Sea Zone (5.2); then
-    ``where`` is not needed (None for a naval unit sailing out of a Map Box)."""
+    ``where`` is not needed (None for a naval unit sailing out of a Map Box). ``commit``: the
+    (attacker, defender) sides that take Will Commit's authored DRM (an Air Strike's)."""
     tab = authored()["air_combat"]
     if not weather:
         assert where is not None, "an air combat in no hex needs its Sea Zone's weather"
@@ -87,6 +89,8 @@ def air_duel(state: State, b: Board, att: Unit, dfn: Unit, where: str | None, ro
 
     a_ev, d_ev = air(state, att, dfn, faction_of(state, att), faction_of(state, dfn), events)
     a, d = a + a_ev, d + d_ev
+    will_drm = int(authored()["will_commit"]["drm"])
+    a, d = a + will_drm * commit[0], d + will_drm * commit[1]
     from .seamarks import air as sea_air  # USE 14.15, 14.17: Submarines, Surprise Attack (``zone``: its Sea Zone)
 
     a_sea, d_sea = sea_air(state, b, att, dfn, where, zone, events)

@@ -36,6 +36,7 @@ PRESTATE (one statement a line; words in [] optional)::
     lend-lease CODE | fac-lost CODE N | flag NAME true|false   (13.8 markers, conditional-event flags)
     victory FACTION sudden|end collapsed|conquered|controls|otherwise [ARG] ["text"]
     option will_commit_air=sealed        a game option of the proposal (module.initial_state)
+    option air_commit_drm=no             the air combat of rules 0.9/0.10's games (module.started_by)
 
     surprise-attack ZONE FACTION [used=N] | mulberry HEX FACTION: rules/use/navalcases.py (14.17,
     15.16; checks too). Not representable: a policy-dependent starting Will (10.3.4, 10.3.5) is
@@ -114,6 +115,8 @@ def prestate(lines: list[tuple[int, str]]) -> tuple[State, dict[str, Any]]:
             rest.append((no, words))
     if s is None:
         s = _blank_state(spec)
+    extra: Any = s
+    extra["air_commit_drm"] = True  # this release's rules (module.started_by); `option air_commit_drm=no`: 0.10's
     for no, words in rest:
         try:
             _statement(s, words)
@@ -386,8 +389,13 @@ def _bookkeeping(s: State, head: str, pos: list[str], kv: dict[str, str]) -> Non
 
 
 def _option(s: State, head: str, pos: list[str], kv: dict[str, str]) -> None:
-    """Game options, as the proposal's: only will_commit_air (5.1 step 2) changes the state."""
+    """Game options, as the proposal's: only will_commit_air (5.1 step 2) changes the state; and
+    air_commit_drm=no, the air combat of the games of releases 0.9 and 0.10 (module.started_by)."""
     for k, v in kv.items():
+        if k == "air_commit_drm" and v == "no":
+            extra: Any = s
+            del extra["air_commit_drm"]
+            continue
         if k != "will_commit_air" or v not in ("as-written", "sealed"):
             raise ValueError(f"unknown option {k}={v}")
         if v == "sealed":

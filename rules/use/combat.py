@@ -132,7 +132,9 @@ def resolve_air_strike(state: State, b: Board, c: Combat, att_commit: bool, roll
         if not on_map(foe) or foe["hex"] != c["target"]:
             continue
         if eid == dfn["id"] or foe["sorties"] < 6:
-            winner = air_duel(state, b, att, foe, c["target"], roll, events)
+            # authored: a committed side's +1 (authored.toml [will_commit]) in the games that have it
+            bonus = (att_commit, bool(c["def_commit"])) if state.get("air_commit_drm") else (False, False)
+            winner = air_duel(state, b, att, foe, c["target"], roll, events, commit=bonus)
             last = events[-1]
             if winner == "att" and last["att_final"] - last["def_final"] >= margin:
                 eliminate(state, foe, events, cause="combat", b=b)

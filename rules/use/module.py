@@ -24,6 +24,7 @@ Events = list[dict[str, Any]]
 # 0.11 (pbem 0.3.0): the rules France 1940 never reaches made whole (issue 17: Occupied USSR,
 # four players, the rulebook audits' fixes); the games of 0.9 and 0.10 replay unchanged.
 VERSION = "0.11"
+NO_AIR_COMMIT_DRM = ("0.9", "0.10")  # releases whose games play air combat without Will Commit's +1
 # 0.8: 7.3 each Limited Source feeds two units; 8.3 USSR infantry full; 13.2 Map Boxes
 # 0.7: strict dice (strictdice.py): combats and due orders resolve in a later file
 # 0.6: Straits (4.2.4, 6.4.3; the Strait of Dover)
@@ -104,6 +105,14 @@ class UseRules(RulesModule):
             public["seats"] = {s: list(f) for s, f in scenario.sides.items()}
         partners.install(public, seating.partners(seating.resolve(scenario.name)[1]))
         return public, {s: None for s in seats}
+
+    def started_by(self, public: Any, version: str) -> Any:
+        """Games of these rules' releases 0.11 and later have Will Commit's authored +1 in air
+        combat too (``air_commit_drm``, combat.resolve_air_strike); those of 0.9 and 0.10 (pbem
+        0.1.0, 0.2.0) keep it out, as they were played (their states unchanged)."""
+        if version in NO_AIR_COMMIT_DRM:
+            return public
+        return {**public, "air_commit_drm": True}
 
     def initial_reservations(self, public: Any) -> dict[str, int]:
         """Strict dice: the Axis's first file rolls the Weather (11.0), reserved at genesis."""
