@@ -40,6 +40,7 @@ from east_map_sources import (  # noqa: E402
     REFINE,
     RIVERS,
     SEA_ZONES,
+    STRAITS,
     TERRAIN_REGIONS,
     sea_zone_of,
     weather_zone_of,
@@ -124,11 +125,13 @@ def classify(raster: mapproj.Raster) -> dict[Hex, HexData]:
         d = out[Hex(int(hid[:2]), int(hid[2:]))]
         if op.startswith("sea="):
             d.sea = set(op[4:].split(","))
+        elif op == "coastal":  # a shore the 25% raster misses (a strait narrower than a hex)
+            d.coastal = True
         elif op.startswith("terrain:"):
             d.terrain = op.split(":")[1]
-        elif op.startswith("water:"):  # a water hexside with the named neighbour, on both hexes
-            other = op.split(":")[1]
-            mapproj.add_side(GRID, d, out[Hex(int(other[:2]), int(other[2:]))], "water")
+        elif op.startswith(("water:", "strait:")):  # a hexside feature with the named neighbour, both hexes
+            kind, other = op.split(":")
+            mapproj.add_side(GRID, d, out[Hex(int(other[:2]), int(other[2:]))], kind)
         else:
             raise SystemExit(f"bad override {edit!r}")
     return out
@@ -154,8 +157,9 @@ MAP_HEADER = f"""\
 #   sea=     sea zones of a water hex or a coastal hex (1.3.6)
 #   area=    Overseas Areas (16.0): albania, rhodes (Italy), crete (Greece), cyprus (UK);
 #            occupied-ussr: Occupied USSR, west of the Disputed border (2.2, 10.3.6, 13.2)
-#   river= / water=  hexside features on the listed sides (N NE SE S SW NW), on BOTH hexes;
-#            water= is a water hexside between two land hexes (no ground unit crosses it).""".split("\n")
+#   river= / water= / strait=  hexside features on the listed sides (N NE SE S SW NW), on BOTH
+#            hexes; water= is a water hexside between two land hexes (no ground unit crosses it);
+#            strait= a Strait a ground unit crosses at the Strait cost (terrain.toml [hexside.strait]).""".split("\n")
 
 FEATURES_HEADER = """\
 # Sea zones, map boxes, cities and transport lines of the East and Mediterranean 1941 map.
@@ -163,6 +167,11 @@ FEATURES_HEADER = """\
 # lines drawn hex by hex between the waypoints of tools/east_map_sources.py).
 #
 #   seazone ID "Name" [adjacent=ID,..]      adjacency is symmetric; zones must touch or share a hex
+#   strait "Name" ZONE ZONE XXYY XXYY       a Strait symbol (1.3.3) between two adjacent zones,
+#       pointing to two adjacent land hexes in both zones: naval movement across it costs the
+#       Strait MP and is prohibited if either hex holds an enemy city, fort or unit (4.2.4);
+#       naval interception does not cross it (6.4.3).  The Dardanelles, the Bosporus and the
+#       Kerch Strait are open while Turkey is neutral (a neutral's city is no enemy's).
 #   box ID "Name" sea|land friendly=FACTION [seazones=..] [boxes=..] [edge=XXYY,..]
 #       a map box (1.3.5).  CR is the seed's Central Russia box (Moscow, Kharkov, Stalino);
 #       WIO the seed's Western Indian Ocean box, reached from the Eastern Mediterranean through
@@ -184,7 +193,7 @@ def write_map(out: dict[Hex, HexData], path: Path) -> None:
                 attrs.append("sea=" + ",".join(sorted(d.sea)))
             if d.area:
                 attrs.append(f"area={d.area}")
-            attrs += mapproj.side_attrs(d.sides, {"river": "river", "water": "water"})
+            attrs += mapproj.side_attrs(d.sides, {"river": "river", "water": "water", "strait": "strait"})
             lines.append(f"hex {d.hex} {d.terrain:8s} {d.country or '-':4s} {d.weather:5s} " + " ".join(attrs))
     path.write_text("\n".join(x.rstrip() for x in lines) + "\n")
 
@@ -201,11 +210,24 @@ def _stop(w: str | tuple[float, float], where: dict[str, Hex]) -> Hex:
     return hex_of(*w) if isinstance(w, tuple) else where[w]
 
 
+def strait_lines(out: dict[Hex, HexData]) -> list[str]:
+    """The authored Straits (USE 4.2.4), checked as the loader will: two adjacent land hexes
+    that lie in both zones (1.3.6)."""
+    lines = []
+    for name, za, zb, p, q in STRAITS:
+        a, b = hex_of(*p), hex_of(*q)
+        if not GRID.adjacent(a, b) or any(
+                out[h].country is None or not {za, zb} <= out[h].sea for h in (a, b)):
+            raise SystemExit(f"strait {name}: {a} and {b} are not two adjacent land hexes in {za} and {zb}")
+        lines.append(f'strait "{name}" {za} {zb} {a} {b}')
+    return lines
+
+
 def write_features(out: dict[Hex, HexData], path: Path) -> None:
     lines = ["format use-features 1", *FEATURES_HEADER, ""]
     for zid, name, adjacent in SEA_ZONES:
         lines.append(f'seazone {zid} "{name}"' + (f" adjacent={adjacent}" if adjacent else ""))
-    lines.append("")
+    lines += ["", *strait_lines(out), ""]
     where: dict[str, Hex] = {}
     city_lines: list[str] = []
     for name, country, flags, lat, lon in CITIES:

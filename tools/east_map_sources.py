@@ -197,24 +197,35 @@ AREAS: list[tuple[str, str, Poly]] = [
                                (38.5, 46.6), (36.6, 45.3), (36.6, 44.0), (20.0, 44.0)]),
 ]
 
-# (id, name, adjacent zones).  The Turkish Straits are closed to the warships of belligerents
-# (the Montreux Convention, 1936; Turkey is neutral here): the Black Sea is adjacent to neither
-# the Aegean nor the Marmara (its own zone); the Sea of Azov is its own zone too (the Kerch
-# Strait is narrower than a hex and no zone border is printed).  The Adriatic east of Otranto is
-# part of the Ionian Sea at this scale.
+# (id, name, adjacent zones).  The Adriatic east of Otranto is part of the Ionian Sea at this
+# scale.  The Aegean, the Sea of Marmara, the Black Sea and the Sea of Azov meet at Straits
+# (STRAITS): USE 4.2.4 closes a Strait only while an enemy city, fort or unit holds a hex it
+# points to, so a neutral Turkey's Straits are open (Montreux is not a rule of the seed), and
+# when Turkey joins a faction its cities close them to that faction's enemies.
 SEA_ZONES: list[tuple[str, str, str]] = [
-    ("IO", "Ionian and southern Adriatic Sea", "AE,EM"), ("AE", "Aegean Sea", "IO,EM"),
-    ("EM", "Eastern Mediterranean", "IO,AE"), ("BS", "Black Sea", ""),
-    ("AZ", "Sea of Azov", ""), ("MA", "Sea of Marmara", ""),
+    ("IO", "Ionian and southern Adriatic Sea", "AE,EM"), ("AE", "Aegean Sea", "IO,EM,MA"),
+    ("EM", "Eastern Mediterranean", "IO,AE"), ("BS", "Black Sea", "MA,AZ"),
+    ("AZ", "Sea of Azov", "BS"), ("MA", "Sea of Marmara", "AE,BS"),
+]
+
+# (name, zone, zone, land point, land point): a Strait symbol (USE 1.3.3, 4.2.4) where two
+# zones meet through water narrower than a hex; it points to the hexes of the two (lon, lat)
+# points, two adjacent land hexes that lie in both zones (1.3.6; OVERRIDES puts the
+# Dardanelles' shores in both).  Naval movement across pays the Strait cost and is prohibited
+# while either hex holds an enemy city, fort or unit.
+STRAITS: list[tuple[str, str, str, tuple[float, float], tuple[float, float]]] = [
+    ("Dardanelles", "AE", "MA", (26.67, 40.41), (26.41, 40.15)),  # Gallipoli, Canakkale
+    ("Bosporus", "MA", "BS", (28.46, 41.14), (28.98, 41.01)),  # Catalca (Thrace), Istanbul
+    ("Kerch Strait", "BS", "AZ", (36.47, 45.36), (36.72, 45.21)),  # Kerch (Crimea), Taman (Kuban)
 ]
 
 
 def sea_zone_of(lon: float, lat: float) -> str:
     """Authored sea-zone borders for water hexes (by the hex centre)."""
     if lon > 33.5 and lat > 45.3:
-        return "AZ"  # the Sea of Azov: the Kerch Strait is narrower than a hex
+        return "AZ"  # the Sea of Azov, beyond the Kerch Strait (STRAITS)
     if 40.2 < lat < 41.1 and 26.6 < lon < 30.0:
-        return "MA"  # the Sea of Marmara, Turkish water between the Dardanelles and the Bosporus
+        return "MA"  # the Sea of Marmara, between the Dardanelles and the Bosporus (STRAITS)
     if lat > 40.6 and lon > 27.4:
         return "BS"
     if lon < 21.9 or (lat < 38.45 and lon < 22.95 and lat > 36.0):
@@ -282,6 +293,14 @@ OVERRIDES: list[tuple[str, str]] = [
     ("2408 sea=BS", "Nikolaev: a river port on the Southern Bug estuary, open to the Black Sea (1.3.6)"),
     ("2509 sea=BS", "Kherson: a river port on the Dnieper estuary, open to the Black Sea (1.3.6)"),
     ("0726 sea=IO", "Patras: a port on the Gulf of Patras, which opens on the Ionian Sea (1.3.6)"),
+    # The Dardanelles are narrower than a hex: the hexes of Gallipoli and Canakkale, on its two
+    # shores, lie in the Aegean and the Marmara both, as the Strait that points to them makes
+    # them (1.3.6: a hex a Strait ends at is in more than one Sea Zone).
+    ("1621 sea=AE,MA", "Gallipoli: on the Dardanelles, between the Aegean and the Marmara (1.3.6)"),
+    ("1621 coastal", "Gallipoli: its shores on the Dardanelles and the Marmara (1.3.3)"),
+    ("1522 sea=AE,MA", "Canakkale: on the Dardanelles, between the Aegean and the Marmara (1.3.6)"),
+    ("1621 strait:1522", "the Dardanelles: ground units cross Gallipoli-Canakkale at the Strait cost (4.2.4)"),
+    ("3111 strait:3211", "the Kerch Strait: ground units cross Kerch-Taman at the Strait cost (4.2.4)"),
     # Rhodes lies 18 km off the Anatolian coast, less than a hex: its hexes touch Turkey's, so the
     # strait is drawn as water hexsides, which makes it the island it is (1.3.3; 7.2's island port).
     ("1728 water:1727", "Rhodes: the strait of Marmaris, no land crossing (1.3.3)"),

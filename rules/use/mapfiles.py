@@ -155,8 +155,21 @@ def _parse_box(rec: Record, issues: Issues, hexes: Mapping[Hex, HexInfo], cols: 
                   frozenset(split_list(rec.attrs.get("boxes", ""))), frozenset(edge), rec.line)
 
 
+def _strait_ends(recs: list[Record]) -> dict[Hex, set[str]]:
+    """The hexes ``strait`` records point to, with the two zones of each: 1.3.6 puts a hex a
+    Strait ends at in both zones, though the water of one may lie farther than a hex."""
+    out: dict[Hex, set[str]] = {}
+    for rec in recs:
+        for text in rec.words[3:5] if len(rec.words) == 5 else ():
+            try:
+                out.setdefault(parse_hex(text), set()).update(rec.words[1:3])
+            except ValueError:
+                continue  # reported by _straits
+    return out
+
+
 def _sea_zones(recs: list[Record], issues: Issues, infos: Mapping[Hex, HexInfo],
-               boxes: Mapping[str, MapBox]) -> dict[str, SeaZone]:
+               boxes: Mapping[str, MapBox], ends: Mapping[Hex, set[str]]) -> dict[str, SeaZone]:
     declared: dict[str, Record] = {}
     for rec in recs:
         if len(rec.words) != 2:
@@ -176,7 +189,7 @@ def _sea_zones(recs: list[Record], issues: Issues, infos: Mapping[Hex, HexInfo],
             # 1.3.3: a coastal hex touches a water hex of its zone; a full-land port (1.3.6,
             # e.g. London up the Thames) is authored to lie within 2 hexes of one.
             reach = 1 if d.coastal else 2
-            if d.is_land and not any(
+            if d.is_land and z not in ends.get(h, ()) and not any(
                     n in infos and infos[n].is_water and z in infos[n].sea_zones
                     for n in hexes_within(h, reach)):
                 issues.add("map.txt", d.line, f"hex {h}: lists sea zone {z} but no water hex of it is "
@@ -338,7 +351,7 @@ def load_map(directory: Path, issues: Issues, terrains: Iterable[str], countries
             issues.add(rec.file, rec.line, f"box {box.id} declared twice")
         elif box is not None:
             boxes[box.id] = box
-    zones = _sea_zones(by_kind["seazone"], issues, infos, boxes)
+    zones = _sea_zones(by_kind["seazone"], issues, infos, boxes, _strait_ends(by_kind["strait"]))
     straits = _straits(by_kind["strait"], issues, infos, zones)
     cities, city_at = _cities(by_kind["city"], issues, infos, boxes, countries)
     lines = read_transport_lines(by_kind["line"], issues, infos, _line_rules(infos, boxes, sides))
