@@ -344,7 +344,6 @@ OFFER_BOARDS = [
     ("propose-peace", "allied", ("phase allied-movement",)),
     ("break-association", "allied", ("phase allied-combat",)),
     ("air", "axis", ("phase air-commit",)),
-    ("suppress", "allied", ("turn 15", "phase allied-interdiction", "air-result west allied port 5")),
     ("lend-lease", "allied", ("phase allied-movement", "production 60 30 10")),
     ("place", "allied", ("setup on", "phase setup-1", "pool allied units SUP,SUP")),
     ("deploy", "axis", ("setup on", "phase setup-4")),

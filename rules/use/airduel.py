@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from .geo import Board
+from .release import since_0_11
 from .state import State, Unit, add_sorties, faction_of
 from .tables import authored
 
@@ -40,6 +41,15 @@ def harsh(weather: str) -> bool:
     DECISION: 11.0 lists the Severe effects without saying whether Poor's also hold; the data
     (weather.toml, docs/use-map.md) says they do, and Severe is the worse weather."""
     return weather in ("poor", "severe")
+
+
+def severe_halves(state: State, weather: str) -> bool:
+    """USE 11.0 Severe: "modified combat results divided by 2 (round up)".
+    DECISION: in air/naval combat too: the sentence has no "Ground only" mark (5.1 step 5, which
+    applies "halving if instructed", is not marked either), where Poor's names air/naval units
+    when it means them. Halvings do not stack (No Supply and Severe halve once), as in ground
+    combat. Games of 0.9 and 0.10 halve air/naval combat for No Supply only (release.py)."""
+    return weather == "severe" and since_0_11(state)
 
 
 def boost(weather: str) -> int:
@@ -95,9 +105,10 @@ def air_duel(state: State, b: Board, att: Unit, dfn: Unit, where: str | None, ro
 
     a_sea, d_sea = sea_air(state, b, att, dfn, where, zone, events)
     # USE 5.1 steps 4-5 (not marked "Ground only"): the net DRM capped at +-10, the die + DRM
-    # halved for No Supply (7.1), never below 1.
-    a = final_value(a_die, cap(a + a_sea), att["supply"] == "no")
-    d = final_value(d_die, cap(d + d_sea), dfn["supply"] == "no")
+    # halved for No Supply (7.1) and in Severe weather (11.0, ``severe_halves``), never below 1.
+    severe = severe_halves(state, w)
+    a = final_value(a_die, cap(a + a_sea), att["supply"] == "no" or severe)
+    d = final_value(d_die, cap(d + d_sea), dfn["supply"] == "no" or severe)
     winner = "att" if a > d else "def" if d > a else "tie"
     if winner == "tie":
         add_sorties(att, tab["tie_sorties"])

@@ -381,7 +381,7 @@ def _retreat(state: State, b: Board, dfn: Unit, att_hexes: list[str], c: Combat,
         capture_city(state, b, dest, faction_of(state, dfn) or "", events)
     from .entry import entered
 
-    entered(state, b, dfn, dest, events, None)  # 13.3, 13.6-13.8: a retreat enters a hex too
+    entered(state, b, dfn, dest, events, None, src)  # 13.3, 13.4, 13.6-13.8: a retreat enters a hex too
 
 
 __all__ = ["DRM_CAP", "Roller", "cap", "crt_result", "final_value", "is_ground", "resolve_air_strike",

@@ -19,12 +19,17 @@ DECISIONS (the seed gives each event in one line):
 * "Mobilizes N units": as 8.3 places them but free (as West Invaded's French air unit): the
   lowest-id units of the kind in the Mobilization box, each in the USSR's capital or the
   nearest Soviet-held USSR Mainland city with room (3.3) and no enemy; air with 4 Sorties,
-  ground at full strength (a conditional mobilization, not 8.3's reduced purchase).
+  ground at full strength (a conditional mobilization, not 8.3's reduced purchase). When the
+  capital is a Map Box city (Moscow in Central Russia, east-med-1941) they go to that box, as
+  8.3 places Soviet units there ("up to 5 units in Central Russia Box"): a box has no stacking
+  limit (3.3), and 8.3's five a phase bound the Mobilization Phase's purchases, not this.
 * Reserves (13.3 Soviet, 13.4 French and UK): units of those countries in the ``reserves``
   box set up at their ``setup`` hex when it is of their country (an Overseas Area for 13.4)
   and free, else go to the Mobilization box (8.3 places them later).
-* Mediterranean Crisis (13.4): an Axis ground unit enters a hex of a country, other than France
-  and the UK, that has a land hex next to a French or UK Overseas Area hex.
+* Mediterranean Crisis (13.4): an Axis ground unit enters a country, other than France and the
+  UK, that has a land hex next to a French or UK Overseas Area hex: "entering" is crossing into
+  it from a hex of another country (or landing from the sea or a Map Box), as 13.3/13.8's
+  "enters"; a move within the country (Italian units in Italy) sets nothing off.
 * "Emergency convoy shipping" (13.4) is how the French and UK Reserves reach their Overseas
   Areas: at once, with no Naval Transport action, no convoy or warship, no Sortie and no
   interception or air/naval combat, whatever enemy units are at sea or in the air. A Reserve
@@ -34,7 +39,8 @@ DECISIONS (the seed gives each event in one line):
 * Northern/Southern Border (13.6/13.7): Finland/Turkey becomes active, or an Axis ground unit
   enters a USSR hex numbered 16xx (north) / 36xx (south), the "hex row" of the seed. Two full
   strength USSR ground units of the Conditional box (lowest ids) are placed at their setup
-  hex if free, else in the Soviet-held USSR city with room nearest the trigger.
+  hex if free, else in the Soviet-held USSR city with room nearest the trigger (Finland or
+  Turkey activating: as East Invaded's, the capital or its Map Box first).
 * USSR collapse (13.2): after the Collapse Procedure the Moscow Treaty comes into effect first
   (its marker in the next turn's box, policies.py), which makes the Occupied USSR border active
   (occupied.py): the cities of the map area ``occupied-ussr`` come under Axis control, Soviet
@@ -81,12 +87,14 @@ def _fire(state: State, name: str, h: str | None, events: Events) -> bool:
     return True
 
 
-def on_enter(state: State, b: Board, unit: Unit, h: str, events: Events) -> None:
-    """An Axis ground unit entered ``h`` (movement.enter_hex)."""
+def on_enter(state: State, b: Board, unit: Unit, h: str, events: Events, src: str | None = None) -> None:
+    """An Axis ground unit entered ``h`` from ``src`` (None: from the sea or a Map Box;
+    entry.entered)."""
     if faction_of(state, unit) != "axis":
         return
     on_axis_hex(state, b, h, events)
-    if _med_country(state, b, b.country.get(h)):
+    code = b.country.get(h)
+    if (src is None or b.country.get(src) != code) and _med_country(state, b, code):
         med_crisis(state, b, h, events)
 
 
@@ -224,8 +232,14 @@ def _room(state: State, b: Board, u: Unit, h: str, code: str, overseas: bool | N
 
 
 def _place(state: State, b: Board, u: Unit, code: str, near: str | None, why: str, events: Events) -> None:
-    """In the capital or the nearest friendly Mainland city of ``code`` with room, else the
-    Mobilization box."""
+    """In the capital (its Map Box when it is a box city: ``_capital_box``) or the nearest
+    friendly Mainland city of ``code`` with room, else the Mobilization box."""
+    box = _capital_box(state, b, u, code) if near is None and b.capital_hex(code) is None else None
+    if box is not None:
+        u.update({"hex": None, "box": box, "supply": "full", "fort": False, "sm": False})
+        u.update({"sorties": 4} if is_air(u) else {"reduced": False})
+        events.append({"kind": "mobilize", "unit": u["id"], "hex": box, "why": why})
+        return
     target = near or b.capital_hex(code)
     cities = [h for h in b.cities if b.cities[h].country == code and b.mainland(h)
               and _room(state, b, u, h, code, overseas=False)]
@@ -237,6 +251,18 @@ def _place(state: State, b: Board, u: Unit, code: str, near: str | None, why: st
     dest = min(cities, key=lambda h: (0 if near is None and h == cap else 1,
                                       b.distance(h, target) if target else 0, h))
     _put(u, dest, why, events)
+
+
+def _capital_box(state: State, b: Board, u: Unit, code: str) -> str | None:
+    """The friendly land Map Box holding ``code``'s box city where 8.3 places its units (Moscow
+    in Central Russia on east-med-1941): "Moscow (or the capital) first" (module DECISIONS)."""
+    from .economy import BOX_PLACEMENTS
+
+    boxes, _ = BOX_PLACEMENTS.get(code, (frozenset(), 0))
+    f = faction_of(state, u)
+    held = sorted(box for c, box in b.box_cities.values()
+                  if c == code and box in boxes and box in b.land_boxes and b.land_boxes[box][0] == f)
+    return held[0] if held else None
 
 
 def _put(u: Unit, h: str, why: str, events: Events) -> None:

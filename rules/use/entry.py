@@ -16,14 +16,16 @@ from .state import State, Unit, faction_of
 Events = list[dict[str, Any]]
 
 
-def entered(state: State, b: Board, unit: Unit, h: str, events: Events, ctx: Any = None) -> None:
-    """Fire the entry triggers for ``unit`` now in ``h``. ``ctx`` is unused today (no entry
+def entered(state: State, b: Board, unit: Unit, h: str, events: Events, ctx: Any = None,
+            src: str | None = None) -> None:
+    """Fire the entry triggers for ``unit`` now in ``h``, come from hex ``src`` (None: from the
+    sea or a Map Box; 13.4 "entering country" needs it). ``ctx`` is unused today (no entry
     trigger draws or commits anything); it is taken so callers need not change if one does."""
     del ctx
     west_invaded(state, b, unit, h, events)
     from .conditional import on_enter
 
-    on_enter(state, b, unit, h, events)  # USE 13.3, 13.4, 13.6, 13.7
+    on_enter(state, b, unit, h, events, src)  # USE 13.3, 13.4, 13.6, 13.7
     code = b.country.get(h)
     if code is not None:
         from .will import check_conquest

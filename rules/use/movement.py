@@ -86,6 +86,7 @@ def enter_hex(state: State, b: Board, unit: Unit, h: str, events: Events) -> Non
     for other in list(units_at(state, h)):
         if (is_air(other) or is_naval(other)) and enemies(faction_of(state, other), faction):
             displace(state, b, other, events)
+    src = unit["hex"]  # None: landing from the sea (13.4 "entering country", entry.entered)
     unit["hex"] = h
     if enemies(state["forts"].get(h), faction):
         # USE 4.2.3: entering an enemy fort removes it.
@@ -95,7 +96,7 @@ def enter_hex(state: State, b: Board, unit: Unit, h: str, events: Events) -> Non
         from .will import capture_city
 
         capture_city(state, b, h, faction, events)
-    entered(state, b, unit, h, events)  # USE 13.2, 13.3, 13.4, 13.6-13.8
+    entered(state, b, unit, h, events, src=src)  # USE 13.2, 13.3, 13.4, 13.6-13.8
 
 
 def air_end_ok(state: State, b: Board, unit: Unit, h: str) -> str | None:
@@ -329,7 +330,7 @@ def strategic_move(state: State, b: Board, order: Order, unit: Unit, path: list[
         unit["hex"] = h
         if is_ground(unit):
             # USE 13.3/13.6-13.8 say "enters"/"crosses": a Strategic Move sets them off as a move does
-            entered(state, b, unit, h, events)
+            entered(state, b, unit, h, events, src=a)
     end = hex_of(unit)
     politics.check_end(state, b, unit, end, order)  # 10.3.4 / 10.3.5
     if stack_conflict(state, unit, end):

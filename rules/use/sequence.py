@@ -113,15 +113,13 @@ def run_auto(state: State, b: Board, phase: str, faction: str | None, events: Ev
         # USE 1.2.1: "When all Actions are done, remove any Airdrop, Assault, Partisans, or
         # Surprise Attack markers", before the Supply Check Sub-Phase (its interceptions must
         # not read them).
-        markers.end_of_actions(state, faction, ctx, events)
-        from .navalevents import end_of_actions as sea_end
+        from .endactions import end_of_actions, markers_off
 
-        sea_end(state, faction, ctx, events)  # USE 1.2.1 / 14.17 / 14.8
-        state["assaults"] = {h: a for h, a in state["assaults"].items() if a["faction"] != faction}
+        end_of_actions(state, faction, ctx, events)  # 1.2.1, 3.1: every faction's (endactions.py)
         supply.supply_check(state, b, faction, events, ctx)
         # An event marker used in one of the Supply Check's interceptions goes on the Turn Track
         # now, as it did when this step ran after the check (3.1), not a turn late.
-        markers.end_of_actions(state, faction, ctx, events)
+        markers_off(state, faction, ctx, events)
     elif phase == "no-supply":
         supply.no_supply_phase(state, events, b)
     elif phase == "victory":

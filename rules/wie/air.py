@@ -15,6 +15,7 @@ from typing import Any
 
 from .data import FRONTS, SIDES
 from .diplomacy import refuse
+from .special import check_target
 from .state import hostile, scenario_data
 
 MISSIONS = ("superiority", "support", "interdiction", "port", "air-sea")
@@ -44,7 +45,9 @@ def check_commitment(state: Any, seat: str, alloc: list[list[Any]], rule: str = 
     for side, front, mission, points, vs in alloc:
         if side not in state["seats"][seat] or front not in FRONTS or mission not in MISSIONS:
             refuse(None, f"air commitment: {side} {front} {mission} is not yours to commit", rule)
-        if vs and (mission != "superiority" or not hostile(state, side, vs)):
+        if vs and mission == "port":
+            check_target(state, side, front, vs, None)  # 68.1 A: the mission's port
+        elif vs and (mission != "superiority" or not hostile(state, side, vs)):
             refuse(None, f"air commitment: {side}'s {mission} points cannot be set against {vs} "
                    "(only superiority points, only against a hostile player)", "70.1")
         used[(side, front)] = used.get((side, front), 0) + int(points)

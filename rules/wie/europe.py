@@ -20,6 +20,10 @@ from .state import board, country, holder, neutral, year
 
 WESTERN = ("FRP", "ITP")  # 73.6: French and Italian partisans (nation codes of a case's board)
 BLACK, PROJECTED = "black", ("aegean", "mediterranean")
+# 77.3 "the Aegean and Eastern Mediterranean Seas": the Axis or Soviet projection stops there. The
+# map has one Mediterranean; its eastern part is read as the hexes from column 39 east (the Greek
+# coast and beyond; Italy's Ionian coast is the Central Mediterranean of the designers' notes).
+EAST_MED, EAST_MED_COLUMN = "eastern-mediterranean", 39
 
 
 # --- 73.4 Swedish neutrality ---------------------------------------------------------------------
@@ -130,9 +134,16 @@ def reach(state: Any, me: str, seas: set[str]) -> set[str]:
     Mediterranean for the player who controls the Straits (the Axis or Soviet also Sevastopol)."""
     if not straits_held(state, me) or (me != "allied" and not sevastopol(state, me)):
         return seas
-    if BLACK in seas or seas & set(PROJECTED):
-        return seas | {BLACK, *PROJECTED}
+    if me == "allied" and (BLACK in seas or seas & {*PROJECTED, EAST_MED}):
+        return seas | {BLACK, *PROJECTED, EAST_MED}
+    if me != "allied" and (BLACK in seas or seas & {"aegean", EAST_MED}):
+        return seas | {BLACK, "aegean", EAST_MED}
     return seas
+
+
+def east_med(h: str, seas: set[str]) -> set[str]:
+    """A Mediterranean hex of the eastern part (77.3) is also on ``EAST_MED``."""
+    return seas | {EAST_MED} if "mediterranean" in seas and parse_hex(h).col >= EAST_MED_COLUMN else seas
 
 
 def check_black_sea(state: Any, me: str, common: set[str], o: dict[str, Any]) -> None:

@@ -9,8 +9,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from pbem.kit.hexgrid import EVEN_COLUMNS_LOW as GRID
+from pbem.kit.hexgrid import parse_hex
+
 from .diplomacy import refuse
-from .state import date, neutral
+from .state import board, date, neutral, stats
 
 GARRISON_BY = (1940, 2, 4)  # 72.3: "until 4/2/40" (year, cycle, game-turn)
 
@@ -35,15 +38,38 @@ def _now(state: Any) -> tuple[int, int, int]:
 
 
 def check_garrison(state: Any, uid: str, o: dict[str, Any] | None) -> None:
-    """72.3: from 4/2/40 the Soviet keeps the 1941 start line garrisoned: no move empties a line hex."""
+    """72.3, 74.24: from 4/2/40 the Soviet keeps the 1941 start line garrisoned "with units or zones
+    of control" (74.24, the higher number, controls 72.3's "with units"): no move leaves a line hex
+    that was covered uncovered."""
     u = state["units"][uid]
-    here = u["hex"]
-    if (state["politics"].get("winter_war") != "yes" or u["side"] != "soviet"
-            or here not in lines(state, "1941").get("line", []) or _now(state) < GARRISON_BY):
+    line = lines(state, "1941").get("line", [])
+    if (state["politics"].get("winter_war") != "yes" or u["side"] != "soviet" or not line
+            or _now(state) < GARRISON_BY or o is None or not o.get("path")):
         return
-    if not any(k != uid and v["hex"] == here and v["side"] == "soviet" for k, v in state["units"].items()):
-        refuse(o, f"{uid} would leave {here} of the 1941 start line ungarrisoned (the Winter War's garrison, "
-               "due by 4/2/40)", "72.3")
+    before = _covered(state, {})
+    after = _covered(state, {uid: o["path"][-1]})
+    gap = sorted(h for h in line if h in before and h not in after)
+    if gap:
+        refuse(o, f"{uid} would leave {', '.join(gap)} of the 1941 start line without a Soviet unit or zone of "
+               "control (the Winter War's garrison, due by 4/2/40)", "74.24")
+
+
+def _covered(state: Any, moved: dict[str, str]) -> set[str]:
+    """The hexes Soviet units stand in or exert a zone of control into ([WiE-base 6.1]), with the
+    units of ``moved`` at their new hexes."""
+    b = board(state)
+    out: set[str] = set()
+    for k, v in state["units"].items():
+        h = moved.get(k, v["hex"])
+        if v["side"] != "soviet" or not h:
+            continue
+        out.add(h)
+        st = stats(v["type"])
+        if st["att"] <= 0 or st["kind"] in ("fortress", "artillery", "sup", "rr"):
+            continue
+        x = parse_hex(h)
+        out |= {str(n) for n in GRID.neighbours(x) if b.land(n) and GRID.hexside(x, n) not in b.water}
+    return out
 
 
 def check_finnish_attack(state: Any, attackers: list[str], target: str, o: dict[str, Any] | None) -> None:

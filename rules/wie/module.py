@@ -225,6 +225,7 @@ def _finish(env: Env) -> None:
         state["air"]["opened"][seat] = opened
         if len(state["air"]["opened"]) == len(state["seats"]):
             air.resolve(state, ctx)
+            special.execute_suppression(state, ctx)  # 68.1 A: Port Suppression Missions after air combat
 
 
 RULES = WarInEurope()

@@ -22,7 +22,7 @@ from pbem.rulesapi import Action, Arg
 
 from . import diplomacy, ground, politics, production, rail, reinforce, special, startup, transport
 from .data import FRONTS, SIDES
-from .state import STEPS, board, hostile, is_land, neighbours, scenario_data, sides_of, stats, year, zoc_hexes
+from .state import STEPS, board, front_of, hostile, is_land, neighbours, scenario_data, sides_of, stats, year, zoc_hexes
 from .supply import supplied_hexes
 
 PATHS = 8  # rail destinations listed an offer (the verb takes any legal one)
@@ -243,12 +243,10 @@ def offer_interdict(state: Any, seat: str) -> list[Action]:
                    "phase 8: an Air Interdiction marker (5 points)")] if hexes else []
 
 
-def offer_suppress(state: Any, seat: str) -> list[Action]:
-    me = ground.acting_side(state)
-    hexes = tuple(h for h in sorted(str(x) for x in board(state).ports)
-                  if legal(special.check_suppress, state, me, {"hex": h}))
-    return [Action("suppress", (Arg("hex", "hex", hexes),), "WiE-base 13.3",
-                   "Port Suppression: 5 points make an enemy port inoperable")] if hexes else []
+def suppressible(state: Any, side: str, front: str) -> tuple[str, ...]:
+    """The enemy ports on ``front`` a Port Suppression mission may name (68.1 A, [WiE-base 13.3])."""
+    return tuple(h for h in sorted(str(x) for x in board(state).ports)
+                 if front_of(state, h) == front and legal(special.check_target, state, side, front, h, {"hex": h}))
 
 
 def offer_lend_lease(state: Any, seat: str) -> list[Action]:

@@ -25,7 +25,7 @@ from typing import Any
 from pbem.kit.hexgrid import parse_hex
 
 from . import finland
-from .diplomacy import engage, refuse
+from .diplomacy import engage, one_seat, refuse
 from .seizure import check_entry
 from .state import HOSTILE, associated, board, country, neutral, status, year
 
@@ -172,11 +172,18 @@ def violate(state: Any, me: str, c: str, rec: dict[str, Any], o: dict[str, Any] 
 
 
 def _soviet_act(state: Any, me: str, to: str, o: dict[str, Any] | None, ctx: Any, dry: bool) -> None:
-    """71.1: attacking a neutral country is a Soviet act that precipitates Limited War, read as war
-    with the player the neutral falls to (73.12: merely controlling one changes nothing); not with
-    an associate (69.0: associates are not hostile; the association stands)."""
-    if me == "soviet" and to and not associated(state, me, to):
-        engage(state, me, to, o, ctx, "attack", dry=dry)
+    """71.1: attacking a neutral country is a Soviet act that precipitates Limited War ("any such
+    acts"), read as war with the player the neutral falls to (73.12: merely controlling one changes
+    nothing). With an associate it cannot be war (69.0: associates are not hostile): the Soviet
+    breaks the association first (69.0 "at any time"), then the attack is his Limited War."""
+    if me != "soviet" or not to:
+        return
+    if associated(state, me, to):
+        if one_seat(state, me, to):
+            return  # 71.32: one player holds both; he is at war with no one by it
+        refuse(o, f"the neutral falls to {to}, your associate (73.1): attacking it is an act of Limited War "
+               f"against him (71.1), and associates are not hostile (69.0); break the association first", "71.1")
+    engage(state, me, to, o, ctx, "attack", dry=dry)
 
 
 def _axis_attacks_finland(state: Any, rec: dict[str, Any], o: dict[str, Any] | None, ctx: Any, dry: bool) -> None:

@@ -59,11 +59,11 @@ def visit(state: Any, phase: str, seat: str | None) -> bool:
         state["setup"] = False  # 76.3 step 6: the first game-turn begins
         if seat == seat_order(state)[0]:
             state["air"] = new_air()
+            special.new_game_turn(state)  # [WiE-base 13.3]: a suppression lasts the game-turn
         return True
     if phase.endswith("-movement"):
         # 68.1 phase 8: a player's Air Interdiction markers stay until the start of his next player-turn
         state["interdiction"].pop(phase.partition("-")[0], None)
-        special.new_player_turn(state, phase.partition("-")[0])  # [WiE-base 13.3] Port Suppression, likewise
         state["rail_used"] = 0
         transport.new_player_turn(state, phase.partition("-")[0])  # [WiE-base 9.4, 13.8]
         initial_supply_phase(state, phase.partition("-")[0])  # phase 1, Initial Supply

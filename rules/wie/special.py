@@ -2,9 +2,9 @@
 [WiE-base 15.2]) and the frozen Baltic (77.41); Port Suppression ([WiE-base 13.3]), which closes
 a port as the freeze does; the lakes in winter (77.2) on a board that has them.
 
-``state["suppressed"]`` (made by the first ``suppress``): side -> the ports its Port Suppression
-points made inoperable, from its Air Interdiction Phase to the start of its next player-turn
-(as its Air Interdiction markers, 68.1 phase 8).
+``state["suppressed"]`` (made by the first Port Suppression mission): side -> the ports its Port
+Suppression points made inoperable, from the Joint Air War's Air Combat Phase (68.1 A) to the next
+game-turn's.
 
 ``state["collapse"]``: 0, or the game-turn the German economy collapsed (77.11: for good).
 [WiE-base 15.2] reads "the Axis holds no German Manufacturing Center, or no German Resource Center,
@@ -20,7 +20,7 @@ from pbem.kit.hexgrid import parse_hex
 
 from .bombing import hit
 from .diplomacy import refuse
-from .state import air_left, board, date, front_of, holder, hostile, use_air
+from .state import air_left, board, date, front_of, holder, hostile, scenario_data, use_air
 
 SUPPRESSION_POINTS = 5  # [WiE-base 13.3]
 
@@ -51,6 +51,12 @@ def check_collapse(state: Any, ctx: Any) -> None:
     state["collapse"] = int(state["turn"])
     for front in state["air_points"].get("axis", {}):
         state["air_points"]["axis"][front] = 0
+    # 77.1 "all Axis units immediately become permanently unsupplied": marked at once (as supply's
+    # refresh marks them, 69.0 Example 2), counted from the Axis's next Initial Supply Phase.
+    free = set(scenario_data(state).tables.get("supply", {}).get("always_supplied_nations", []))
+    for k, u in state["units"].items():
+        if u["side"] == "axis" and u["hex"] and u.get("nation") not in free:
+            state["oos"].setdefault(k, 0)
     if ctx is not None:
         ctx.event("collapse", turn=state["collapse"])
 
@@ -83,30 +89,34 @@ def suppressed(state: Any, h: str) -> bool:
     return any(h in hexes for hexes in state.get("suppressed", {}).values())
 
 
-def check_suppress(state: Any, me: str, o: dict[str, Any]) -> None:
-    h = o["hex"]
-    if parse_hex(h) not in board(state).ports:
+def check_target(state: Any, side: str, front: str, h: str, o: dict[str, Any] | None) -> None:
+    """A Port Suppression mission's port, named in the sealed commitment (68.1 A)."""
+    if parse_hex(h) not in board(state).ports and h not in state.get("ports_extra", {}):
         refuse(o, f"{h} is not a port", "[WiE-base 13.3]")
-    if not hostile(state, me, holder(state, h)):
-        refuse(o, f"{h} is not held by a player {me} is at war with", "[WiE-base 13.3]")
-    if h in state.get("suppressed", {}).get(me, []):
-        refuse(o, f"{h} is suppressed already", "[WiE-base 13.3]")
-    front = front_of(state, h)
-    if air_left(state, me, front, "port") < SUPPRESSION_POINTS:
-        refuse(o, f"{me} has fewer than {SUPPRESSION_POINTS} Port Suppression points left on the {front} front",
-               "[WiE-base 13.3]")
+    if front_of(state, h) != front:
+        refuse(o, f"{h} is not on the {front} front", "[WiE-base 13.3]")
+    if not hostile(state, side, holder(state, h)):
+        refuse(o, f"{h} is not held by a player {side} is at war with", "[WiE-base 13.3]")
 
 
-def apply_suppress(state: Any, me: str, o: dict[str, Any], ctx: Any) -> None:
-    use_air(state, me, front_of(state, o["hex"]), "port", SUPPRESSION_POINTS)
-    state.setdefault("suppressed", {}).setdefault(me, []).append(o["hex"])
-    ctx.event("port-suppressed", side=me, hex=o["hex"])
+def execute_suppression(state: Any, ctx: Any) -> None:
+    """68.1 A "Players execute Port Suppression Missions" after the air combat: each named port
+    takes 5 of its side's surviving Port Suppression points on the front, in the order named; it
+    is inoperable for the game-turn (until the next Joint Air War). Too few points: no effect."""
+    for alloc in state["air"]["opened"].values():
+        for side, front, mission, _points, at in alloc:
+            if mission != "port" or not at:
+                continue
+            ok = air_left(state, side, front, "port") >= SUPPRESSION_POINTS and hostile(state, side, holder(state, at))
+            if ok and at not in state.setdefault("suppressed", {}).setdefault(side, []):
+                use_air(state, side, front, "port", SUPPRESSION_POINTS)
+                state["suppressed"][side].append(at)
+            ctx.event("port-suppressed" if ok else "port-suppression-failed", side=side, hex=at)
 
 
-def new_player_turn(state: Any, side: str) -> None:
-    """The side's suppression ends at the start of its next player-turn."""
-    if "suppressed" in state:
-        state["suppressed"].pop(side, None)
+def new_game_turn(state: Any) -> None:
+    """A suppression lasts the game-turn ([WiE-base 13.3]): it ends as the next air war begins."""
+    state.pop("suppressed", None)
 
 
 # --- 77.2 Soviet and Finnish lakes in winter -------------------------------------------------------

@@ -4,7 +4,7 @@ with 76.51 (the Norwegian garrison), 77.4, 77.41, 77.5 and 77.12.
 ``state["transport"]``: ``points`` side -> {naval, amph, air} (76.26; a "D" loses one for good),
 ``used`` side -> the same, this player-turn (reset on entering the side's Movement Phase),
 ``box`` side -> [[nation, type]] the Assault Box (76.26), ``invaded`` the game-turn of the first
-Allied assault on the West front (76.51; 0 none), ``rolls`` the interdiction dice reserved in
+Allied assault anywhere on the map (76.51; 0 none), ``rolls`` the interdiction dice reserved in
 strict dice, thrown at the start of the mover's next file (as ``attack``).
 """
 
@@ -50,7 +50,8 @@ def left(state: Any, side: str, kind: str) -> int:
 
 def seas(state: Any, h: str) -> set[str]:
     extra = state.get("ports_extra", {}).get(h)  # a case's board (77.3)
-    return set(filter(None, (extra[1] if extra else board(state).seas.get(parse_hex(h), "")).split(",")))
+    return europe.east_med(h, set(filter(None, (extra[1] if extra else board(state).seas.get(parse_hex(h), ""))
+                                          .split(","))))
 
 
 def _port_of(state: Any, me: str, h: str, o: dict[str, Any], what: str) -> set[str]:
@@ -89,7 +90,10 @@ def check_sail(state: Any, me: str, o: dict[str, Any]) -> None:
     u, here = _common(state, me, o, "naval")
     there = _port_of(state, me, o["hex"], o, "to sail to")
     here = europe.reach(state, me, here)
-    if not here & there and (europe.BLACK in here | there) and (here | there) & set(europe.PROJECTED):
+    if not here & there and (europe.BLACK in here | there) and (here | there) & {*europe.PROJECTED, europe.EAST_MED}:
+        if me != "allied" and europe.BLACK in here and europe.EAST_MED in here:
+            refuse(o, f"{o['hex']} is beyond the Aegean and the Eastern Mediterranean, where the Axis or Soviet "
+                   "player projects his Black Sea Naval Transport", "77.3")
         refuse(o, f"{u['hex']} and {o['hex']} are joined only through the Straits, which you do not control"
                + ("" if me == "allied" else " with Sevastopol"), "77.3")
     europe.check_black_sea(state, me, here & there, o)
@@ -101,7 +105,10 @@ def check_sail(state: Any, me: str, o: dict[str, Any]) -> None:
 
 def check_land(state: Any, me: str, o: dict[str, Any]) -> None:
     u, here = _common(state, me, o, "amph")
-    here = europe.reach(state, me, here)
+    if me != "allied" and not seas(state, o["hex"]) & here and seas(state, o["hex"]) & europe.reach(state, me, here):
+        refuse(o, f"{o['hex']} is reached from {u['hex']} only through the Straits: the Axis or Soviet player "
+               "projects his Black Sea Naval Transport there, not Amphibious Assault", "77.3")
+    here = europe.reach(state, me, here) if me == "allied" else here
     europe.check_black_sea(state, me, seas(state, o["hex"]) & here, o)
     if not is_land(state, o["hex"]) or not seas(state, o["hex"]) & here:
         refuse(o, f"{o['hex']} is no coastal hex on the sea of {u['hex']}", "[WiE-base 9.3]")
@@ -141,11 +148,12 @@ def apply_move(state: Any, me: str, o: dict[str, Any], ctx: Any, kind: str) -> N
     u["hex"] = o["hex"]
     state["moved"].append(o["unit"])
     ctx.event("sailed" if kind == "naval" else "landed", unit=o["unit"], frm=frm, to=o["hex"])
-    if kind == "amph" and me == "allied" and front_of(state, o["hex"]) == "west" and not state["transport"]["invaded"]:
-        state["transport"]["invaded"] = int(state["turn"])  # 76.51: the Norwegian garrison is freed
+    if kind == "amph" and me == "allied" and not state["transport"]["invaded"]:
+        state["transport"]["invaded"] = int(state["turn"])  # 76.51: an Allied assault "anywhere on the map"
     threats = [("air-sea", s) for s in ("axis", "allied", "soviet")
                if hostile(state, me, s) and air_left(state, s, front_of(state, o["hex"]), "air-sea") > 0]
-    if kind == "amph" and "north-sea" in common and hostile(state, me, "axis") and _north_sea_port(state):
+    if kind == "amph" and "north-sea" in common and me == "allied" and hostile(state, me, "axis") \
+            and _north_sea_port(state):  # 77.5: "Whenever the Allied Player traces an Amphibious Assault"
         threats.append(("north-sea", "axis"))
     if not threats:
         return
@@ -159,7 +167,10 @@ def apply_move(state: Any, me: str, o: dict[str, Any], ctx: Any, kind: str) -> N
 
 
 def _north_sea_port(state: Any) -> bool:
-    """77.51: the Axis keeps the capability while it holds a supplied port on the North Sea."""
+    """77.51: the Axis keeps the capability while it holds a supplied port on the North Sea; after
+    the collapse no Axis hex is supplied (77.1) and all naval activity stops (77.12)."""
+    if special.collapsed(state):
+        return False
     ok = supplied_hexes(state, "axis")
     return any(h in ok for h in (str(x) for x in board(state).ports) if holder(state, h) == "axis"
                and "north-sea" in seas(state, h))

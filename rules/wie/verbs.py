@@ -11,8 +11,7 @@
     attack HEX with UNIT [UNIT...] [support N] [WiE-base 10, 13.4] (combat phase)
     advance UNIT HEX                          [WiE-base 10.5] (combat phase)
     interdict HEX                             68.1 phase 8, [WiE-base 13.3] (interdiction phase)
-    suppress PORT                             [WiE-base 13.3] (interdiction phase)
-    air [SIDE] FRONT MISSION POINTS [vs SIDE] 68.1 A         (air-commit; sealed)
+    air [SIDE] FRONT MISSION POINTS [vs SIDE | at PORT] 68.1 A, [WiE-base 13.3] (air-commit; sealed)
     associate SIDE [as SIDE]                  69.0           (any file of the seat)
     break-association SIDE [as SIDE] [at PHASE] 69.0 (now, or a standing order)
     declare-war SIDE [as SIDE]                71.0, 71.1
@@ -141,6 +140,9 @@ def _p_air(ln: WieLine, o: dict[str, Any]) -> None:
     if ln.peek() == "vs":
         ln.take("vs")
         o["vs"] = ln.side("the opponent")
+    elif ln.peek() == "at" and o["mission"] == "port":  # 68.1 A: the mission's port, sealed with it
+        ln.take("at")
+        o["vs"] = ln.hex()
 
 
 def _p_diplomacy(ln: WieLine, o: dict[str, Any]) -> None:
@@ -255,11 +257,12 @@ def _a_interdict(env: Env, o: dict[str, Any]) -> None:
 
 
 def _c_suppress(env: Env, o: dict[str, Any]) -> None:
-    special.check_suppress(env.state, ground.acting_side(env.state), o)
+    refuse(o, "Port Suppression Missions are executed in the Joint Tactical Air War's Air Combat Phase (68.1 A), "
+           "not in the Air Interdiction Phase: commit them sealed, `air FRONT port 5 at PORT`", "68.1")
 
 
 def _a_suppress(env: Env, o: dict[str, Any]) -> None:
-    special.apply_suppress(env.state, ground.acting_side(env.state), o, env.ctx)
+    pass
 
 
 def _c_air(env: Env, o: dict[str, Any]) -> None:
@@ -420,6 +423,12 @@ def _offer_air(state: Any, seat: str) -> list[Action]:
                 out.append(Action("air", (*head, Arg("mission", "word", ("superiority",)),
                                           Arg("points", "number", amounts), Arg("vs", "word", foes, keyword="vs")),
                                   "WiE 70.0", f"{side}: {front} superiority points against one opponent"))
+            ports = of.suppressible(state, side, front)
+            if ports and pool >= special.SUPPRESSION_POINTS:  # 68.1 A, [WiE-base 13.3]
+                out.append(Action("air", (*head, Arg("mission", "word", ("port",)),
+                                          Arg("points", "number", (str(special.SUPPRESSION_POINTS),)),
+                                          Arg("vs", "hex", ports, keyword="at")),
+                                  "WiE 68.1", f"{side}: Port Suppression on the {front} front (5 points a port)"))
     return out
 
 
@@ -465,10 +474,11 @@ TABLE: VerbTable[Env, WieLine] = VerbTable("WIE", [
          help="interdict HEX    # 68.1 phase 8, [WiE-base 13.3]: 5 interdiction points a marker",
          offer=of.offer_interdict),
     Verb("suppress", _p_hex, _a_suppress, _c_suppress, phases=phases("interdiction"),
-         help="suppress PORT    # [WiE-base 13.3]: 5 Port Suppression points close an enemy port until your next "
-         "player-turn", offer=of.offer_suppress),
+         help="suppress PORT    # refused (68.1 A): Port Suppression is `air FRONT port 5 at PORT`, sealed",
+         offer=lambda state, seat: []),
     Verb("air", _p_air, _a_air, _c_air, phases=("air-commit",),
-         help="air [SIDE] FRONT MISSION POINTS [vs SIDE]    # 68.1 A, 70.0 (sealed)", offer=_offer_air),
+         help="air [SIDE] FRONT MISSION POINTS [vs SIDE | at PORT]    # 68.1 A, 70.0, [WiE-base 13.3] (sealed)",
+         offer=_offer_air),
     Verb("associate", _p_diplomacy, _ASSOC[1], _ASSOC[0], help="associate SIDE [as SIDE]    # 69.0",
          offer=of.offer_associate),
     Verb("break-association", _p_break, _BREAK[1], _BREAK[0],

@@ -175,7 +175,9 @@ SENTENCES: dict[str, Callable[[Event], str]] = {
     "association-broken": lambda e: f"{_t(e.get('side'))} breaks its association with {_t(e.get('other'))} (69.0)",
     "belligerency": lambda e: f"{_and(e.get('sides'))}: {_t(e.get('status'))} ({_t(e.get('why') or '71.0')})",
     "port-suppressed": lambda e: (f"{_title(e.get('side'))} suppresses the port of {_t(e.get('hex'))} "
-                                  "([WiE-base 13.3])"),
+                                  "for the game-turn (68.1 A, [WiE-base 13.3])"),
+    "port-suppression-failed": lambda e: (f"{_title(e.get('side'))}'s Port Suppression mission on {_t(e.get('hex'))} "
+                                          "fails: fewer than 5 points survived the air combat ([WiE-base 13.3])"),
     "rome-seized": lambda e: f"The Allied player has seized Rome ({_t(e.get('hex'))}, 71.2)",
     "interdiction": lambda e: (f"{_title(e.get('side'))} places an Air Interdiction marker on {_t(e.get('hex'))} "
                                "(68.1)"),
