@@ -148,6 +148,11 @@ SPECS: dict[str, Spec] = {
     "trio-four-rounds": Spec("trio", "four-rounds", 150, _both),
     "skirmish": Spec("skirmish", "meeting", 150, lambda seed: False),
     "use-france-1940": Spec("use", "france-1940", 700, _both, _use_checks),
+    # USE's three factions (East and Mediterranean 1941) for three, two (one seat holding two
+    # factions) and four players (the Axis split by country: rules/use/partners.py)
+    "use-east-med-1941": Spec("use", "east-med-1941", 1500, _both, _use_checks),
+    "use-east-med-1941-2p": Spec("use", "east-med-1941-2p", 1500, _both, _use_checks),
+    "use-east-med-1941-4p": Spec("use", "east-med-1941-4p", 1500, _both, _use_checks),
     "eurofront-scw-1936": Spec("eurofront", "scw-1936", EF_FILES, _both, _eurofront_checks),
     # War in Europe: 27 game-turns of 3 seats (air commitment and opening, 4 phases each; strict
     # dice add releases after attacks): ~650 files and ~6 CPU minutes a game, so twice a soak
@@ -155,8 +160,10 @@ SPECS: dict[str, Spec] = {
 }
 # make soak: the shortest scenario 1000 times, every other one 100 times (docs/reliability.md:
 # about 70 CPU minutes, 40 minutes on 2 cores), EuroFront's 35 months 10 times (~45 CPU s a game).
-PLAN = {"duel-short": 1000, **{k: 100 for k in SPECS if k not in ("duel-short", "eurofront-scw-1936", "wie-1945")},
-        "eurofront-scw-1936": 10, "wie-1945": 2}
+PLAN = {"duel-short": 1000, **{k: 100 for k in SPECS if k not in ("duel-short", "eurofront-scw-1936", "wie-1945")
+                                 and not k.startswith("use-east")},
+        "eurofront-scw-1936": 10, "wie-1945": 2, "use-east-med-1941": 3, "use-east-med-1941-2p": 2,
+        "use-east-med-1941-4p": 3}
 
 
 def register() -> None:

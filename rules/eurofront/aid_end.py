@@ -5,8 +5,9 @@ the Republicans are canceled. [...] Axis Foreign Aid (4 PPs) and External Supply
 Nationalists continue."
 
 The dice are reserved by the file that enters Production and rolled at the start of each side's
-sealed `production` file. On doubles the aid ends from the next Production's income (this
-month's PPs were fixed before either side chose, 11.2); a face-up foreign unit is removed at
+sealed `production` file. On doubles the aid ends: in release 0.2 (state.v2) this Production's
+French and Soviet PPs too (the verdict comes at the start of the Republicans' file, before they
+choose); in 0.1 from the next Production's income; a face-up foreign unit is removed at
 once; a hidden one only its owner can name: its owner's next file must `withdraw` it (opening
 its commitment, so every tool sees it is foreign), the owner's tool refuses a file that keeps
 one, and the end-of-game audit reports one left (audit.py).
@@ -17,6 +18,7 @@ from __future__ import annotations
 from typing import Any
 
 from .data import SEATS
+from .state import v2
 from .verbs import Env, illegal, open_block
 
 FROM = "1938-12"
@@ -51,6 +53,12 @@ def roll_due(env: Env) -> None:
         return
     pub["aid_ended"] = {"month": pub["month"], "after": env.ctx.seq}
     env.ctx.event("aid-ended", dice=sorted(t["dice"].values()))
+    if v2(pub) and "republicans" in pub["pp"]:
+        # Release 0.2: "at the start of every Production ... canceled": this Production's French PPs
+        # go before the Republicans choose (the verdict opens their production file); the Soviet PP
+        # of W'38 comes after this, with the blockade die (railheads.soviet_blockade), and is not added.
+        pub["pp"]["republicans"] = int(pub["pp"]["republicans"]) - int(pub["aid"]["french"])
+        env.ctx.event("production", month=pub["month"], pp=dict(pub["pp"]))
     for tok, b in sorted(pub["blocks"].items()):
         if b["opened"] is not None and b["opened"]["unit"] in FOREIGN:
             del pub["blocks"][tok]

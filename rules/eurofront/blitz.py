@@ -25,6 +25,8 @@ from typing import Any
 
 from pbem.errors import IllegalOrder
 
+from . import state as st
+
 # verbs.py calls this module: it cannot import verbs.Env/illegal back (no import cycles).
 Env = Any
 
@@ -88,6 +90,13 @@ def end_first_combat(env: Env, tok: str) -> None:
     pub = env.public
     hq, b = pub["hqs"][tok], pub["blocks"][tok]
     disrupted = hq["cv"] - hq["range"]
+    if int(b["opened"]["cv"]) - int(b["lost"]) <= 0:
+        # Hit down to its 0 CV step in the Combat: expending a step takes it below its last (2.6).
+        del pub["hqs"][tok]
+        b["up"] = False
+        st.bury(pub, tok, pub["blocks"].pop(tok))
+        env.ctx.event("hq-eliminated", block=tok, unit=b["opened"]["unit"])
+        return
     b["lost"] += 1
     hq["cv"] = int(b["opened"]["cv"]) - int(b["lost"])  # after any hits taken in the Combat
     hq["range"] = hq["cv"] - disrupted

@@ -207,6 +207,10 @@ def fire(env: Env) -> None:
         if not st.is_battle(pub, h):
             del pub["battles"][h]
             env.ctx.event("battle-over", hex=h)
+            if st.v2(pub):  # 7.12: face up "for as long as that battle lasts"; active HQs stay face up (5.2)
+                for tok in st.blocks_at(pub, h, b["attacker"]):
+                    if tok not in pub["hqs"]:
+                        pub["blocks"][tok]["up"] = False
     pub["active_battles"] = []
 
 

@@ -49,8 +49,11 @@ def terrain_level(env: Env, h: str) -> int:
 
 
 def supported(env: Env, h: str, active: str) -> bool:
-    """7.4: within the Command Range of one of the active player's active field HQs."""
-    return h in st.command_hexes(env.public, env.board, active)
+    """7.4: within the Command Range of one of the active player's active field HQs, as fixed at
+    the beginning of the Combat Phase (5.31: an HQ lost in the Combat still supports it)."""
+    if not st.v2(env.public):
+        return h in st.command_hexes(env.public, env.board, active)  # release 0.1: judged live
+    return h in env.public["command"]
 
 
 def choose(pub: dict[str, Any], side: str, pool: list[str], weakest: bool = False) -> str:

@@ -15,7 +15,7 @@ from pbem.errors import InvalidInput, OrderError, OrderErrors
 from pbem.kit.digest import rules_digest
 from pbem.rulesapi import Action, Context, Outcome, Pending, RulesModule, Scenario
 
-from . import aid_end, assign, audit, cases, legal, overstack, setup, victory, view
+from . import aid_end, assign, audit, cases, legal, overstack, railheads, setup, victory, view
 from .data import SCENARIOS, SEATS, load
 from .production import SEALED
 from .sequence import SEQUENCE, advance, finish
@@ -56,6 +56,15 @@ class EuroFront(RulesModule):
         option = options.get("setup-option")
         return setup.initial_state(scenario.data, str(options.get("setup", scenario.data.default_setup)),
                                    None if option is None else str(option))
+
+    def started_by(self, public: Any, version: str) -> Any:
+        """Games of release 0.2 and later follow the rulebook text where the audit of 0.2 found 0.1
+        departing from it (the public ``v2`` mark, state.v2: combat support fixed at the start of the
+        Combat Phase, hex control fixed at the start of each phase, the aid and blockade of the
+        Production being entered, ...); those of 0.1 (pbem 0.2.0) replay as they were played."""
+        if version == "0.1":
+            return {k: v for k, v in public.items() if k != "v2"}
+        return public
 
     def initial_reservations(self, public: Any) -> dict[str, int]:
         """Strict dice: each seat's first file (the seal) shuffles its blocks with secret rolls."""
@@ -129,6 +138,7 @@ class EuroFront(RulesModule):
         if pub["over"] or pub["active"] != seat:
             raise illegal(None, f"it is not {seat}'s turn: {SEQUENCE.label(pub)}", "4.3")
         aid_end.roll_due(env)  # reserved dice first, in the order they were reserved
+        railheads.soviet_blockade(env)
         victory.roll_due(env)
         before = victory.sides_on_map(pub)
         overstack.due(env)  # 6.22: its hidden blocks in an involuntarily overstacked hex

@@ -31,7 +31,7 @@ from typing import Any
 
 from pbem.kit.records import Issues, read_records
 
-from . import garrisons, rebuild, supply
+from . import garrisons, railheads, rebuild, supply
 from . import state as st
 from .aid_end import FOREIGN
 from .data import SEATS, load, scenario_root
@@ -62,6 +62,8 @@ def income(env: Env, seat: str) -> int:
 def begin(env: Env) -> None:
     """Available PPs for both sides (11.2), fixed before either side chooses."""
     pub = env.public
+    if st.v2(pub):
+        railheads.soviet_at_begin(env)  # SCW 3, 5: this Production's Soviet PP
     pub["pp"] = {s: int(pub["saved"].get(s, 0)) + income(env, s) for s in SEATS}
     pub["aid"].pop("axis_lost", None)
     pub["production_refs"] = {}
@@ -283,7 +285,7 @@ def _foreign_aid(env: Env) -> None:
     level = int(pub["aid"]["french"])
     level = level - 1 if result == "-1" else level if result == "same" else int(result)
     pub["aid"]["french"] = max(int(table["min"]), min(int(table["max"]), level))
-    if pub["month"] >= "1937-06":
+    if pub["month"] >= "1937-06" and not st.v2(pub):  # release 0.1: next month's Soviet Aid
         ports = [p for p in {p.hex: p for p in env.board.places.values()}.values()
                  if p.port and p.country == "SPA" and st.control(pub, env.board, p.hex) == "republicans"]
         count = sum(2 if p.name == "Barcelona" else 1 for p in ports)
@@ -293,5 +295,5 @@ def _foreign_aid(env: Env) -> None:
     env.ctx.event("french-aid", die=die, pp=pub["aid"]["french"])
 
 
-def aid_rolls(month: str) -> int:
-    return 2 if month >= "1937-06" else 1
+def aid_rolls(pub: dict[str, Any]) -> int:
+    return 2 if pub["month"] >= "1937-06" and not st.v2(pub) else 1

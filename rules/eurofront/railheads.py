@@ -12,9 +12,12 @@ Historical Game, serve until the side's first Production):
   double), else no marker and 1 PP of Axis Aid lost (from the next month's income: this month's
   PPs were fixed before either side chose, 11.2).
 - Republicans: one per PP of French Aid this month (a controlled port or a French border rail
-  hex, Bayonne/Perpignan: SCW 3), plus one for Soviet Aid in a controlled port if it arrived (the
-  blockade die of SCW 5 rolled the month before, production.py) — at most one marker in a
-  French border hex per French PP. French Aid falling (5-6) thus removes one marker.
+  hex, Bayonne/Perpignan: SCW 3), plus one for Soviet Aid in a controlled port if it arrived —
+  at most one marker in a French border hex per French PP. French Aid falling (5-6) thus removes
+  one marker. Release 0.2 (state.v2): the Soviet PP needs a controlled port (SCW 3); from S'37
+  the blockade die is rolled at the start of the Republicans' production file for this month
+  (SCW 5, ``soviet_blockade``), and a failed die closes the ports to the French markers too.
+  Release 0.1's games: the die rolled the month before (production.py).
 """
 
 from __future__ import annotations
@@ -64,6 +67,9 @@ def check_railhead(env: Env, o: dict[str, Any]) -> None:
             or st.control(pub, env.board, h) != seat:
         raise illegal(o, f"a RailHead for arriving Foreign Aid goes in a port you control"
                       f"{' or a French border rail hex' if seat == 'republicans' else ''}; {h} is not one", RULE)
+    if sea_closed(pub, seat):
+        raise illegal(o, f"the blockade was not run this month: no Foreign Aid or External Supply arrives by "
+                      f"sea, so no RailHead in the port {h} (French Aid: Bayonne/Perpignan only)", "SCW 5")
 
 
 def apply_railhead(env: Env, o: dict[str, Any]) -> None:
@@ -78,6 +84,42 @@ def apply_railhead(env: Env, o: dict[str, Any]) -> None:
             return
     pub.setdefault("new_railheads", []).append(h)
     env.ctx.event("railhead", side=env.seat, hex=h)
+
+
+def soviet_at_begin(env: Env) -> None:
+    """Release 0.2 (state.v2), on entering Production, before the PPs are fixed: the Soviet PP
+    of this Production needs a Republican-controlled port (SCW 3); from S'37 it waits for the
+    blockade die, reserved here and rolled at the start of the Republicans' production file,
+    before they choose (SCW 5: "To begin Production ... rolls 1 dice")."""
+    pub = env.public
+    if pub["month"] < BLOCKADE_FROM:
+        pub["aid"]["soviet"] = 1 if ports_count(env, "republicans") else 0
+        return
+    pub["aid"]["soviet"] = 0
+    pub["soviet_blockade"] = True
+    env.ctx.reserve_rolls(1, "republicans")
+
+
+def soviet_blockade(env: Env) -> None:
+    """SCW 5: the Republicans' blockade die, at the start of their production file. It decides
+    this month's Soviet PP (none if SCW 6 cancelled the aid) and sea-borne External Supply: a
+    failed die leaves no RailHead in a port this month (check_railhead), French ones included."""
+    pub = env.public
+    if env.seat != "republicans" or not pub.pop("soviet_blockade", False):
+        return
+    (die,) = env.ctx.roll(6, f"soviet aid blockade {pub['month']}")
+    count = ports_count(env, "republicans")
+    arrived = die <= count
+    pub["aid"]["soviet"] = int(arrived)
+    if arrived and not pub.get("aid_ended"):
+        pub["pp"]["republicans"] = int(pub["pp"].get("republicans", 0)) + 1
+    env.ctx.event("blockade", side="republicans", die=die, ports=count, arrived=arrived)
+
+
+def sea_closed(pub: dict[str, Any], seat: str) -> bool:
+    """SCW 5: "If the dieroll fails, the Republicans receive neither the 1 PP nor External Supply
+    that month by sea" (release 0.2; 0.1 left the French markers' ports open)."""
+    return seat == "republicans" and st.v2(pub) and pub["month"] >= BLOCKADE_FROM and not pub["aid"]["soviet"]
 
 
 def begin(env: Env, seat: str) -> None:

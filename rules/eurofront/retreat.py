@@ -16,6 +16,9 @@ pursuers stand upright again. The dice are reserved by the retreating player's f
 An HQ deploying out of a battle as its side's last unit there retreats too (5.21): it stands in
 its new hex at once (its Command Range counts from there), is recorded as its own Rearguard
 (``deploy``) and takes the Pursuit Fire in the same pursuit step; it cannot mobilize before.
+So does an active HQ mobilizing out of a battle as its side's last unit there (5.51: "HQs that
+Retreat ... by mobilizing must take immediate Pursuit Fire"): it moves at once, deactivated, and
+takes the Pursuit Fire in the pursuit step (recorded as ``deploy`` too: it is not moved again).
 """
 
 from __future__ import annotations
@@ -39,7 +42,8 @@ def check_retreat(env: Env, o: dict[str, Any]) -> None:
     if any(r["hex"] == start for r in pub["retreats"].values()):
         raise illegal(o, f"the battle at {start} already has its Rearguard", "6.51")
     if tok in pub["hqs"]:
-        raise illegal(o, f"{tok} is an active HQ: it moves only by mobilizing", "5.51")
+        raise illegal(o, f"{tok} is an active HQ: it moves only by mobilizing (mobilizing out last is its "
+                      f"Retreat, with Pursuit Fire: mobilize {tok} HEX..)", "5.51")
     _check_command(env, o, b)
     _check_hidden(env, o)
     _check_path(env, o, start, retreat=True)
@@ -114,6 +118,9 @@ def pursue(env: Env) -> None:
         if tok in pub["blocks"] and not r.get("deploy"):  # a deploying HQ stands there already (5.21)
             pub["blocks"][tok]["hex"] = r["path"][-1]
             pub["blocks"][tok]["up"] = False
+            if st.v2(pub):  # SCW 2: the Rearguard "completes its move normally" (6.51): garrisons it enters go
+                for g in st.garrisons_entered(pub, st.enemy(env.seat), r["path"]):
+                    env.ctx.event("garrison-eliminated", side=env.seat, hex=g)
             env.ctx.event("moved", block=tok, path=[h, *r["path"]], engage=False)
         env.ctx.event("battle-over", hex=h)
     pub["retreats"] = {}

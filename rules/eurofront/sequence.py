@@ -127,6 +127,8 @@ def _visit(env: Env, step: str, seat: str | None) -> bool:
     if step.startswith("blitz-") and not blitz.on(pub):
         return False  # 4.34, 4.35: only if Blitz HQs were designated this Player-Turn
     phase = blitz.base(step)
+    if phase not in ("defence", "fire"):
+        st.freeze(pub)  # 8.1: a new phase (the defence and fire steps are the Combat Phase's)
     if phase == "place":
         return False  # the Free Setup starts in this step and leaves it for good (advance)
     if phase == "seal":
@@ -149,7 +151,7 @@ def _visit(env: Env, step: str, seat: str | None) -> bool:
             production.begin(env)
             aid_end.reserve(env)  # SCW 6: each side's die, rolled in its production file
         if due and phase == "production-open" and seat == SEATS[-1]:
-            env.ctx.reserve_rolls(production.aid_rolls(pub["month"]), seat)  # SCW 3, 5
+            env.ctx.reserve_rolls(production.aid_rolls(pub), seat)  # SCW 3, 5
         if due:
             env.seat = seat
         if due and phase == "production-open":
@@ -169,7 +171,12 @@ def _visit(env: Env, step: str, seat: str | None) -> bool:
     if phase == "movement":
         pub["command"] = st.command_hexes(pub, env.board, seat)  # 5.31: fixed for the phase
         return True
-    pub["command"] = []
+    if phase == "combat" and st.v2(pub):
+        # 5.31: Command Range is fixed at the beginning of the Combat Phase too; combat support (7.4)
+        # is judged from it through the defence and fire steps, whatever the fire does meanwhile.
+        pub["command"] = st.command_hexes(pub, env.board, seat)
+    elif phase not in ("defence", "fire") or not st.v2(pub):
+        pub["command"] = []
     if phase == "pursuit":
         return bool(pub["retreats"])
     if phase in ("defence", "fire"):

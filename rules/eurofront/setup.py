@@ -29,7 +29,7 @@ def blank_public(scenario: str) -> dict[str, Any]:
             "railheads": {s: [] for s in SEATS}, "produced": "1936-07", "pp": {}, "saved": {}, "production_refs": {},
             "aid": {"french": 2, "soviet": 1}, "arrived": [], "tokens": {}, "removed": {},
             "setup": "historical", "militia": {}, "placing": {}, "placed_file": 0, "morocco": 0, "last_placer": None,
-            "recognition": {"tried": {}, "try": None}, "garrisons": {}}
+            "recognition": {"tried": {}, "try": None}, "garrisons": {}, "v2": True}
 
 
 def add_block(public: dict[str, Any], private: dict[str, Any], token: str, side: str, hex_: str,

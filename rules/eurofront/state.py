@@ -132,13 +132,36 @@ def zoc_sides(public: dict[str, Any], board: Board, h: str, occ: Occupancy | Non
     return out
 
 
+def freeze(public: dict[str, Any]) -> None:
+    """8.1: hex control is defined by the units and ZOCs at the beginning of each phase and lasts
+    unchanged throughout it: keep what it is computed from (the occupancy and the battles' Original
+    Attackers) for the phase; ``control`` reads it. Release 0.1's games judge control live."""
+    if not v2(public):
+        return
+    public["frozen"] = {"occ": {h: [sorted(sides), unsupplied] for h, (sides, unsupplied) in
+                                sorted(occupancy(public).items())},
+                        "battles": {h: b["attacker"] for h, b in sorted(public["battles"].items())}}
+
+
+def _frozen(public: dict[str, Any]) -> tuple[Occupancy, dict[str, str]] | None:
+    f = public.get("frozen")
+    if f is None:
+        return None
+    return {h: (set(v[0]), bool(v[1])) for h, v in f["occ"].items()}, dict(f["battles"])
+
+
 def control(public: dict[str, Any], board: Board, h: str, occ: Occupancy | None = None) -> str | None:
-    """SCW rule 1: a seat, "disputed", or None (uncontrolled: treated as friendly, but no disengaging)."""
+    """SCW rule 1: a seat, "disputed", or None (uncontrolled: treated as friendly, but no disengaging).
+    Without ``occ``: as at the beginning of the phase (8.1, ``freeze``)."""
+    frozen = _frozen(public) if occ is None else None
+    attackers = {b: v["attacker"] for b, v in public["battles"].items()}
+    if frozen is not None:
+        occ, attackers = frozen
     occ = occupancy(public) if occ is None else occ
     here = occ.get(h, (set(), True))[0]
     if len(here) == 2:
-        battle = public["battles"].get(h)
-        return enemy(battle["attacker"]) if battle else None  # the Original Defender (7.12)
+        attacker = attackers.get(h)
+        return enemy(attacker) if attacker else None  # the Original Defender (7.12)
     if here:
         return next(iter(here))
     zoc = zoc_sides(public, board, h, occ)
@@ -180,10 +203,16 @@ def hexside_key(a: str, b: str) -> str:
     return "-".join(sorted((a, b)))
 
 
+def v2(public: dict[str, Any]) -> bool:
+    """Whether the game follows release 0.2's readings of the rulebook text (module.started_by:
+    the games of release 0.1 keep the meaning they were played with)."""
+    return bool(public.get("v2"))
+
+
 def command_hexes(public: dict[str, Any], board: Board, seat: str) -> list[str]:
     """Hexes within the Command Range of the seat's active field HQs (5.31): traced over playable
     land, never across water, and not through enemy-controlled hexes (a hex holding a friendly
-    unit can always be traced through: the 8.4 sidebar)."""
+    upright unit can always be traced through: the 8.4 sidebar)."""
     seen: set[str] = set()
     for tok, hq in public["hqs"].items():
         if hq["thq"] or hq["range"] < 0 or public["blocks"][tok]["side"] != seat:
@@ -205,7 +234,11 @@ def command_hexes(public: dict[str, Any], board: Board, seat: str) -> list[str]:
 
 
 def _traceable(public: dict[str, Any], board: Board, h: str, seat: str) -> bool:
-    if any(b["side"] == seat and b["hex"] == h for b in public["blocks"].values()):
+    # 8.4 sidebar: "any hex containing an *upright* Friendly unit"; 5.31: "friendly battles" (8.31:
+    # the Original Defender's), so not a battle the side attacked, whose units stand face up (7.12).
+    # Release 0.1 counted any friendly unit.
+    upright = v2(public)
+    if any(b["side"] == seat and b["hex"] == h and not (upright and b["up"]) for b in public["blocks"].values()):
         return True
     return control(public, board, h) != enemy(seat)
 

@@ -348,7 +348,8 @@ def _check_disengage(env: Env, o: dict[str, Any], start: str, first: str, retrea
     if st.control(pub, board, first) != env.seat or st.is_battle(pub, first):
         raise illegal(o, f"a unit disengaging from {start} must leave into a friendly hex; {first} is "
                       f"{st.control(pub, board, first) or 'uncontrolled'}", "6.32")
-    if len(st.blocks_at(pub, start, env.seat)) == 1 and not retreat:
+    if len(st.blocks_at(pub, start, env.seat)) == 1 and not retreat and o["verb"] != "mobilize":
+        # 5.51: an HQ mobilizing out last retreats by that move (apply_move records its Pursuit Fire)
         raise illegal(o, f"{o['block']} is the last of your units in the battle at {start}: that is a Retreat; "
                       f"name it the Rearguard: retreat {o['block']} HEX..", "6.51")
     _check_hexside(env, o, start, first, "disengage")
@@ -374,11 +375,19 @@ def apply_move(env: Env, o: dict[str, Any]) -> None:
     start = b["hex"]
     if not o["path"]:
         return
+    if o["verb"] == "mobilize" and foe in st.sides_in(pub, start) and st.blocks_at(pub, start, env.seat) == [tok]:
+        # 5.51: "HQs that Retreat (are the last unit to leave a battle) by mobilizing must take immediate
+        # Pursuit Fire": its own Rearguard, already moved; fired on in the pursuit step (retreat.py)
+        pub["retreats"][tok] = {"hex": start, "path": list(o["path"]), "deploy": True,
+                                "order": len(pub["retreats"])}
+        env.ctx.event("rearguard", block=tok, hex=start, path=list(o["path"]))
     for h in st.garrisons_entered(pub, env.seat, o["path"]):
         env.ctx.event("garrison-eliminated", side=foe, hex=h)
     if foe in st.sides_in(pub, start):
         key = st.hexside_key(start, o["path"][0])
         pub["crossed"][key] = pub["crossed"].get(key, 0) + 1
+        if st.v2(pub) and b["up"] and tok not in pub["hqs"]:
+            b["up"] = False  # 7.12: face up only while in the battle it attacked
     end = o["path"][-1]
     engage = foe in st.sides_in(pub, end)
     if engage:
@@ -419,16 +428,18 @@ def apply_move(env: Env, o: dict[str, Any]) -> None:
 def deactivate(env: Env, tok: str) -> None:
     """5.5: an HQ deactivates by losing a step and turning upright; an HQ at 0 CV is then gone."""
     pub = env.public
-    hq = pub["hqs"].pop(tok)
+    pub["hqs"].pop(tok)
     blitz.note_deactivated(pub, tok)
     b = pub["blocks"][tok]
     b["up"] = False
-    if hq["cv"] <= 0:
+    # The HQ's CV now, not at activation: hits taken while active count (2.4, 2.6: below 0 CV it is gone).
+    cv = int(b["opened"]["cv"]) - int(b["lost"])
+    if cv <= 0:
         st.bury(pub, tok, pub["blocks"].pop(tok))
         env.ctx.event("hq-eliminated", block=tok, unit=b["opened"]["unit"])
         return
     b["lost"] += 1
-    env.ctx.event("deactivated", block=tok, unit=b["opened"]["unit"], cv=hq["cv"] - 1)
+    env.ctx.event("deactivated", block=tok, unit=b["opened"]["unit"], cv=cv - 1)
 
 
 def check_disengage(env: Env, o: dict[str, Any], start: str, first: str) -> None:
