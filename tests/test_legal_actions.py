@@ -218,3 +218,20 @@ def test_cli_actions_json(tmp_path: Path) -> None:
     text = red("orders", "actions", gid[:8]).output
     assert "seal BID    # Duel 2: seal a hidden bid\n    BID: 1 2 3" in text
     assert "nothing to do now: red must act" in blue("orders", "actions", gid[:8]).output
+
+
+def test_use_an_opening_file_lists_its_air_declaration() -> None:
+    """Soak find (session 6, east-med-1941-4p seed 1): under 5.1 as written, the attacker's file
+    that opens its sealed Will Commit must begin with its air declaration when it committed
+    (module.run_file opens it first), so the listed actions offer it before the opening too;
+    they listed only the phase's verbs, every one refused: a dead end for a client."""
+    use = rulesapi.get("use")
+    public, _ = use.initial_state(use.load_scenario("east-med-1941"), {}, {})
+    public.update(phase="actions", active="axis")
+    public["combats"] = [{"advance": False, "advancer": None, "attacker": "axis", "attackers": ["ITA-11A"],
+                          "declare": True, "def_air": None, "def_commit": True, "defender": "western",
+                          "defender_unit": "GRE-EPI", "id": 2, "kind": "mobile", "ref": "21.0", "retreat": None,
+                          "status": "await-resolve", "target": "0522"}]
+    assert use.pending(public).kind == "resolve"
+    offered = [(a.verb, [g.choices for g in a.args]) for a in use.legal_actions(public, None, "axis")]
+    assert ("will-commit", [("0522",), ("no-air",)]) in offered

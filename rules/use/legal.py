@@ -53,6 +53,10 @@ def will_commit(s: State, seat: str) -> list[Action]:
 def _declare(s: State, seat: str, air: tuple[str, ...]) -> list[Action]:
     """USE 5.1 step 2 as written: after the reveal, a committed side's air unit or none."""
     mine = [c["target"] for c in s["combats"] if c["status"] == "declare" and c.get("turn") == seat]
+    # The attacker's next file opens its sealed Will Commit first (module.run_file): committed, its
+    # air declaration is that file's first order, so it is offered before the opening too.
+    mine += [c["target"] for c in s["combats"]
+             if c["status"] == "await-resolve" and c.get("declare") and c["attacker"] == seat]
     if not mine:
         return []
     targets = tuple(mine)

@@ -217,5 +217,7 @@ def legal_actions(s: State, seat: str) -> list[Action]:
         return legal.will_commit(s, seat)
     if p[1] == "political":  # USE 10.2: a drawn marker's choice comes first
         return diplomacy.offer_political(s, seat)
-    # "resolve" (strict dice): the waiting orders finish first in the file, then the phase goes on.
-    return TABLE.offers(s, seat, "declare-war" if s["phase"] == "weather" else s["phase"])
+    # "resolve" (strict dice): the waiting orders finish first in the file, then the phase goes on;
+    # an opening that leads to an air declaration (5.1 as written) has it as the file's first order.
+    first = legal.will_commit(s, seat) if p[1] == "resolve" else []
+    return first + TABLE.offers(s, seat, "declare-war" if s["phase"] == "weather" else s["phase"])
