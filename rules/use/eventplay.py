@@ -54,8 +54,8 @@ PLAYABLE: dict[str, tuple[str | None, str]] = {
 }
 NEXT_TURN = frozenset({"jets", "tanks"})  # 14.7, 14.18: "placed on next turn" (no die, 3.1)
 GROUND = ("mobile", "assault")
-# USE 14.6 "same nationality": a faction's markers are of its lead power; 6.1.1's Airdrop uses the
-# same table (markers.AIRDROP_NATIONS).
+# USE 14.6 "same nationality": a faction's markers are of its lead power (as markers.AIRDROP_NATIONS
+# reads 6.1.1; not imported from there: markers imports this module).
 LEAD_POWERS: dict[str, tuple[str, ...]] = {"axis": ("GER",), "western": ("UK", "USA"), "soviet": ("USSR",)}
 MAJOR_POWERS = frozenset({"GER", "ITA", "FRA", "UK", "USA", "USSR"})  # USE 2.1 / 16.0
 

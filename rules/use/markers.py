@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .eventplay import LEAD_POWERS, NEXT_TURN, PLAYABLE
+from .eventplay import NEXT_TURN, PLAYABLE
 from .geo import Board
 from .refusals import illegal
 from .state import State, enemies, faction_of, hex_of, is_air, is_ground, on_map, units_at
@@ -22,9 +22,8 @@ from .will import capture_city
 Events = list[dict[str, Any]]
 Order = dict[str, Any]
 AIRDROP_RANGE = 3  # USE 6.1.1
-# USE 6.1.1: an Airdrop needs an air unit of the marker's nationality, its faction's lead power
-# (UK or USA for Western), as Heavy Arty's (14.6).
-AIRDROP_NATIONS = LEAD_POWERS
+# USE 6.1.1: an Airdrop needs an air unit of the marker's nationality (UK or USA for Western).
+AIRDROP_NATIONS = {"axis": ("GER",), "western": ("UK", "USA"), "soviet": ("USSR",)}
 
 
 def _check_marker(state: State, order: Order, faction: str, name: str, rule: str) -> None:
